@@ -1,0 +1,25 @@
+"""structcheck: rigid-body joint loads along a robot motion -> transient FE of every link -> verdict.
+
+SI units throughout (m, kg, s, N, Pa, rad); arrays are time-first, shape ``(n_samples, ...)``.
+"""
+from .errors import InputError, MeshError
+
+__version__ = "0.1.0"
+__all__ = ["InputError", "MeshError", "__version__"]
+
+
+def __getattr__(name):
+    # Lazy so that `import structcheck` stays cheap (gmsh, pyvista, skfem load on first use).
+    lazy = {
+        "MotionLaw": ("motion", "MotionLaw"),
+        "Robot": ("robot", "Robot"),
+        "Part": ("fe", "Part"),
+        "Material": ("materials", "Material"),
+        "get_material": ("materials", "get_material"),
+    }
+    if name in lazy:
+        import importlib
+
+        module, attr = lazy[name]
+        return getattr(importlib.import_module(f".{module}", __name__), attr)
+    raise AttributeError(f"module 'structcheck' has no attribute {name!r}")
