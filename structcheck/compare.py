@@ -1,0 +1,104 @@
+"""Design-change verification: compare two results folders (baseline vs candidate).
+
+A metric *regresses* when the candidate is worse than the baseline by more than the tolerance (percent of the
+baseline value): higher stress, strain, deformation or tool-point deflection, lower safety factor. Mass is
+reported, never judged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .results import read_summary
+
+# (summary key, label, unit scale, unit, worse when) ; worse = +1 when higher is worse, -1 when lower is worse
+LINK_METRICS = (
+    ("max_von_mises_pa", "max von Mises", 1e-6, "MPa", +1),
+    ("max_equivalent_strain", "max strain", 1.0, "", +1),
+    ("max_deformation_m", "max deformation", 1e3, "mm", +1),
+    ("min_safety_factor", "min safety factor", 1.0, "", -1),
+    ("mass_kg", "mass", 1.0, "kg", 0),
+)
+
+
+@dataclass(frozen=True)
+class Delta:
+    """One compared quantity. ``change_pct`` is (candidate - baseline) / |baseline| * 100."""
+
+    link: str
+    metric: str
+    label: str
+    baseline: float | None
+    candidate: float | None
+    change_pct: float | None
+    regressed: bool
+    unit: str
+    scale: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    deltas: list[Delta]
+    baseline_passed: bool
+    candidate_passed: bool
+    tolerance_pct: float
+
+    @property
+    def regressions(self) -> list[Delta]:
+        return [d for d in self.deltas if d.regressed]
+
+    @property
+    def ok(self) -> bool:
+        """True when the candidate passes its own checks and no metric regresses beyond the tolerance."""
+        return self.candidate_passed and not self.regressions
+
+
+def _delta(link, key, label, scale, unit, worse, b, c, tol) -> Delta:
+    change = None
+    regressed = False
+    if b is not None and c is not None:
+        change = (c - b) / abs(b) * 100.0 if b != 0 else (0.0 if c == b else float("inf"))
+        regressed = worse != 0 and worse * change > tol
+    elif b is not None and c is None and worse == -1:
+        change = None  # safety factor None means infinite (unloaded) in the candidate: an improvement
+    elif b is None and c is not None and worse == -1:
+        regressed = True  # from unloaded (infinite safety factor) to a finite one
+    return Delta(link, key, label, b, c, change, regressed, unit, scale)
+
+
+def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0) -> Comparison:
+    """Compare the ``summary.json`` of two results folders. Raises InputError on bad input."""
+    if not tolerance_pct >= 0:
+        raise InputError(f"--tolerance must be a percentage >= 0, got {tolerance_pct}")
+    sb, sc = read_summary(baseline), read_summary(candidate)
+    missing = sorted(set(sb["links"]) ^ set(sc["links"]))
+    if missing:
+        raise InputError(f"the two results have different links: {missing} appear in only one of "
+                         f"{baseline!r} ({sorted(sb['links'])}) and {candidate!r} ({sorted(sc['links'])})")
+    deltas = []
+    for link in sb["links"]:
+        for key, label, scale, unit, worse in LINK_METRICS:
+            deltas.append(_delta(link, key, label, scale, unit, worse, sb["links"][link].get(key),
+                                 sc["links"][link].get(key), tolerance_pct))
+    deltas.append(_delta("(robot)", "tool_point_deflection_m", "tool-point deflection", 1e3, "mm", +1,
+                         sb.get("tool_point_deflection_m"), sc.get("tool_point_deflection_m"), tolerance_pct))
+    return Comparison(deltas, bool(sb["passed"]), bool(sc["passed"]), tolerance_pct)
+
+
+def format_comparison(cmp: Comparison) -> str:
+    def fmt(v, scale):
+        return "inf" if v is None else f"{v * scale:.6g}"
+
+    head = f"{'link':<12} {'metric':<22} {'baseline':>12} {'candidate':>12} {'change':>9}  "
+    lines = [head, "-" * (len(head) + 10)]
+    for d in cmp.deltas:
+        unit = f" {d.unit}" if d.unit else ""
+        change = "" if d.change_pct is None else f"{d.change_pct:+8.2f}%"
+        flag = "REGRESSED" if d.regressed else ""
+        lines.append(f"{d.link:<12} {d.label + unit:<22} {fmt(d.baseline, d.scale):>12} "
+                     f"{fmt(d.candidate, d.scale):>12} {change:>9}  {flag}")
+    lines.append("-" * (len(head) + 10))
+    lines.append(f"baseline {'passes' if cmp.baseline_passed else 'FAILS'}, candidate "
+                 f"{'passes' if cmp.candidate_passed else 'FAILS'}; {len(cmp.regressions)} regression(s) beyond "
+                 f"{cmp.tolerance_pct:g}%: {'OK' if cmp.ok else 'NOT OK'}")
+    return "\n".join(lines)

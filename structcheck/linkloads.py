@@ -1,0 +1,130 @@
+"""Load histories of one link from the rigid-body results (floating frame of reference, link axes).
+
+On link L (body frame L, time-first arrays):
+- body force density ``rho (g - a_O - alpha x x - omega x (omega x x))`` from the link's rigid motion;
+- at each distal joint j: minus the child's reaction wrench (the child pushes back on L), on the surface named
+  after the joint;
+- at each named point of L with an external force: that force, on the surface named after the point;
+- at each non-structural point mass: its weight and inertia force ``m (g - a_P)``, on the surface named after it;
+- the proximal joint's surface (or ``ground`` for the base) is the support.
+Every load is (unit load vectors F (n_dof, k)) x (coefficients (n_t, k)), so the FE history is F @ coeff.T.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+
+GROUND_SURFACE = "ground"
+
+
+@dataclass(frozen=True)
+class LinkLoads:
+    """Unit loads and their coefficient histories for one link.
+
+    ``F`` (n_dof, k); ``coeff`` (n_t, k); ``labels`` (k,) say what each column is; ``support`` the surface
+    names clamped; ``proximal_wrench`` (n_t, 6) the wrench the parent (or the ground) must exert on the link
+    at the link-frame origin in link axes (None for the base, whose ground reaction dynamics does not give);
+    ``distal`` maps joint name -> (surface, reference point (3,) in link frame).
+    """
+
+    F: np.ndarray
+    coeff: np.ndarray
+    labels: tuple[str, ...]
+    support: tuple[str, ...]
+    proximal_wrench: np.ndarray | None
+    distal: dict
+
+
+def _require_surface(part, surface: str, link: str, why: str) -> None:
+    if surface not in part.surfaces:
+        raise InputError(f"link {link!r}: its mesh has no surface {surface!r} ({why}); the mesh has "
+                         f"{sorted(part.surfaces)}. Tag that interface as a physical surface group named "
+                         f"{surface!r} or pass a geometric selection")
+
+
+def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None = None) -> LinkLoads:
+    """Unit loads and coefficient histories of ``link`` (see module docstring).
+
+    ``dyn`` is the Dynamics of ``robot.inverse_dynamics`` (with ``.kinematics``); ``gravity`` (3,) world
+    [m/s^2]; ``point_forces`` maps point name -> (n_t, 3) force in world axes [N].
+    """
+    from .fe import body_coefficients
+
+    kin = dyn.kinematics
+    i = robot.link_names.index(link)
+    T_wl = kin.T_world_link[:, i]
+    R_wl = T_wl[:, :3, :3]
+    n_t = len(T_wl)
+    g_link = np.einsum("tji,j->ti", R_wl, np.asarray(gravity, float))
+    cols = [part.body_load_basis()]
+    coeffs = [body_coefficients(g_link, kin.a_origin[:, i], kin.omega[:, i], kin.alpha[:, i])]
+    labels = [f"body:{k}" for k in ("ax", "ay", "az", *[f"B{a}{b}" for a in "xyz" for b in "xyz"])]
+
+    joints = {j.name: j for j in robot.joints}
+    distal = {}
+    for k, name in enumerate(dyn.joint_names):
+        j = joints[name]
+        if j.parent != link:
+            continue
+        _require_surface(part, name, link, f"the interface of joint {name!r} to child link {j.child!r}")
+        c = robot.link_names.index(j.child)
+        R_lc = np.einsum("tji,tjk->tik", R_wl, kin.T_world_link[:, c, :3, :3])
+        p_lc = np.einsum("tji,tj->ti", R_wl, kin.T_world_link[:, c, :3, 3] - T_wl[:, :3, 3])
+        W = dyn.joint_wrenches[:, k]
+        F_l = -np.einsum("tij,tj->ti", R_lc, W[:, :3])
+        M_l = -np.einsum("tij,tj->ti", R_lc, W[:, 3:])
+        # a prismatic joint's origin slides: refer the moment to the fixed placement at q = 0
+        p_ref = np.asarray(j.origin, float)[:3, 3]
+        M_l = M_l + np.cross(p_lc - p_ref, F_l)
+        cols.append(part.wrench_basis(name, p_ref))
+        coeffs.append(np.hstack([F_l, M_l]))
+        labels += [f"{name}:{c}" for c in ("Fx", "Fy", "Fz", "Mx", "My", "Mz")]
+        distal[name] = (name, p_ref)
+
+    for pname, force in (point_forces or {}).items():
+        plink, xyz = robot.points[pname]
+        if plink != link:
+            continue
+        _require_surface(part, pname, link, f"the patch where the force at point {pname!r} acts")
+        F_world = np.broadcast_to(np.asarray(force, float), (n_t, 3))
+        F_l = np.einsum("tji,tj->ti", R_wl, F_world)
+        cols.append(part.wrench_basis(pname, np.asarray(xyz, float))[:, :3])
+        coeffs.append(F_l)
+        labels += [f"{pname}:{c}" for c in ("Fx", "Fy", "Fz")]
+
+    for pm in getattr(robot.links[i], "point_masses", ()) or ():
+        _require_surface(part, pm.name, link, f"the mounting of non-structural mass {pm.name!r}")
+        r = np.asarray(pm.position, float)
+        w, al = kin.omega[:, i], kin.alpha[:, i]
+        a_p = kin.a_origin[:, i] + np.cross(al, r) + np.cross(w, np.cross(w, r))
+        cols.append(part.wrench_basis(pm.name, r)[:, :3])
+        coeffs.append(pm.mass * (g_link - a_p))
+        labels += [f"{pm.name}:{c}" for c in ("Fx", "Fy", "Fz")]
+
+    proximal = [k for k, name in enumerate(dyn.joint_names) if joints[name].child == link]
+    if proximal:
+        jp = dyn.joint_names[proximal[0]]
+        _require_surface(part, jp, link, f"the support at its proximal joint {jp!r}")
+        support, W_prox = (jp,), dyn.joint_wrenches[:, proximal[0]]
+    else:
+        _require_surface(part, GROUND_SURFACE, link, "the ground mounting of the base, where it is clamped")
+        support, W_prox = (GROUND_SURFACE,), None
+    return LinkLoads(F=np.hstack(cols), coeff=np.hstack(coeffs), labels=tuple(labels), support=support,
+                     proximal_wrench=W_prox, distal=distal)
+
+
+def equilibrium_residual(resultants: np.ndarray, loads: LinkLoads, size: float) -> float:
+    """Max over time of |sum of all loads on the link| relative to the proximal wrench (|F| + |M|/size).
+
+    ``resultants`` (6, k) of the unit loads about the link origin (``analysis.load_resultants``).
+    """
+    if loads.proximal_wrench is None:
+        return float("nan")
+    total = loads.coeff @ resultants.T + loads.proximal_wrench
+    err = np.linalg.norm(total[:, :3], axis=1) + np.linalg.norm(total[:, 3:], axis=1) / size
+    scale = (np.linalg.norm(loads.proximal_wrench[:, :3], axis=1)
+             + np.linalg.norm(loads.proximal_wrench[:, 3:], axis=1) / size)
+    return float(err.max() / max(scale.max(), 1e-300))

@@ -1,0 +1,407 @@
+"""A study: robot + motion + loads + FE settings -> verdict. This module only wires the stages together.
+
+    robot ──> motion ──> inverse dynamics ──> link loads ──> transient FE per link ──> chain ──> verdict ──> results
+
+A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
+only under ``if __name__ == "__main__":``.
+"""
+from __future__ import annotations
+
+import importlib.util
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class PointForce:
+    """An external force at a named robot point: ``magnitude(t)`` [N] (a motion-law string or law object)
+    along ``direction`` (3,) in world axes (normalized). Paper 004's claw load: direction (0, 0, -1)."""
+
+    point: str
+    magnitude: Any
+    direction: tuple[float, float, float] = (0.0, 0.0, -1.0)
+
+
+@dataclass(frozen=True)
+class Study:
+    """Everything a run needs.
+
+    ``motion`` maps joint name -> law (ADAMS expression string, number or law object) giving the offset from
+    home [rad or m]; joints not named stay at home. ``parts`` maps link name -> a ``structcheck.Part`` (its mesh
+    in the link frame). ``inertia_from_meshes``: link mass properties come from the meshes and densities (the
+    robot's own values are replaced, so that the FE loads are in equilibrium). ``damping_ratio`` is the modal
+    damping of every mode; ``n_modes`` per link; ``quasi_static`` drops elastic inertia. ``tool_point`` names
+    the robot point whose deflection is reported; ``payload_mass_kg`` is used only for the arm's lowest-mode
+    estimate when the payload is given as a force (paper 004: 196 N = 20 kg).
+    """
+
+    name: str
+    robot: Any
+    motion: Mapping[str, Any]
+    parts: Mapping[str, Any]
+    t_end: float
+    point_forces: tuple[PointForce, ...] = ()
+    n_frames: int = 101
+    gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
+    damping_ratio: float = 0.02
+    n_modes: int = 10
+    quasi_static: bool = False
+    required_safety_factor: float = 1.5
+    deflection_limit_m: float | None = None
+    tool_point: str | None = None
+    payload_mass_kg: float = 0.0
+    inertia_from_meshes: bool = True
+    support_band_m: float = 0.01
+    min_ramp_samples: int = 10
+    description: str = ""
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+
+
+def load_study(path: str | Path, **params) -> Study:
+    """Import a study script and return its ``study`` (or ``build(**params)`` when parameters are given).
+
+    The script is the user's own trusted Python: it is imported, not parsed. Errors name the file.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"study script {str(path)!r} does not exist")
+    spec = importlib.util.spec_from_file_location(f"structcheck_study_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"study script {str(path)!r} failed to import: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.path.remove(str(path.parent))
+    if params:
+        build = getattr(module, "build", None)
+        if build is None:
+            raise InputError(f"study script {str(path)!r} has no build(**params) function to take {sorted(params)}")
+        try:
+            study = build(**params)
+        except TypeError as exc:
+            raise InputError(f"study script {str(path)!r}: build() rejected parameters {params}: {exc}") from None
+    else:
+        study = getattr(module, "study", None)
+    if not isinstance(study, Study):
+        raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level")
+    return study
+
+
+def _law(x):
+    from .motion import Constant, MotionLaw
+
+    if isinstance(x, str):
+        return MotionLaw(x)
+    if isinstance(x, (int, float)):
+        return Constant(float(x))
+    return x
+
+
+def _bar(progress, total, desc):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, disable=not progress, leave=True)
+
+
+def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
+        vtk: bool = True, plots: bool = True):
+    """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
+    from . import analysis, chain as chainmod, linkloads, results
+    from .dynamics import link_equilibrium, power_balance
+    from .motion import time_grid
+
+    if out is not None and write:
+        results.prepare_output(out)
+    timings = {}
+    t0 = time.perf_counter()
+    robot = study.robot
+    unknown = sorted(set(study.motion) - set(robot.dof_names))
+    if unknown:
+        raise InputError(f"motion names unknown joints {unknown}; the robot's movable joints are {robot.dof_names}")
+    unknown = sorted(set(study.parts) - set(robot.link_names))
+    if unknown:
+        raise InputError(f"parts name unknown links {unknown}; the robot's links are {robot.link_names}")
+    for pf in study.point_forces:
+        if pf.point not in robot.points:
+            raise InputError(f"point force at unknown point {pf.point!r}; the robot's points are "
+                             f"{sorted(robot.points)}")
+
+    # ---- robot mass properties from the meshes
+    if study.inertia_from_meshes:
+        for name, part in study.parts.items():
+            mp = part.mass_properties()
+            robot = robot.with_link(name, mass=mp.mass, com=mp.com, inertia=mp.inertia_com)
+
+    # ---- motion and time grid
+    laws = {j: _law(study.motion.get(j, 0.0)) for j in robot.dof_names}
+    force_laws = [_law(pf.magnitude) for pf in study.point_forces]
+    grid = time_grid(list(laws.values()) + force_laws, study.t_end, n_frames=study.n_frames,
+                     min_ramp_samples=study.min_ramp_samples)
+    t = grid.t
+    side = np.where(t < t[-1], 1, -1)  # right-sided accelerations at breakpoints, left at the end
+    dq = np.column_stack([laws[j].value(t) for j in robot.dof_names])
+    dqd = np.column_stack([laws[j].velocity(t) for j in robot.dof_names])
+    dqdd = np.column_stack([_one_sided_acc(laws[j], t, side) for j in robot.dof_names])
+    q = robot.home + dq
+    robot.check_limits(q, t)
+    merged = {}
+    for pf, law in zip(study.point_forces, force_laws):
+        d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
+        merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
+    point_forces = merged
+
+    # ---- rigid-body dynamics
+    with _bar(progress, 1, "dynamics") as bar:
+        dyn = robot.inverse_dynamics(q, dqd, dqdd, gravity=study.gravity, point_forces=point_forces)
+        pb = power_balance(robot, q, dqd, dqdd, dyn, gravity=study.gravity, point_forces=point_forces)
+        rigid_eq = float(np.nanmax(link_equilibrium(robot, dyn, gravity=study.gravity,
+                                                    point_forces=point_forces)))
+        bar.update()
+    timings["dynamics"] = time.perf_counter() - t0
+    kin = dyn.kinematics
+
+    # ---- FE of every link
+    link_results = {}
+    responses = {}
+    chain_data = {}
+    eq_errors = {}
+    for name in [n for n in robot.link_names if n in study.parts]:
+        t1 = time.perf_counter()
+        part = study.parts[name]
+        with _bar(progress, 4, f"FE {name}") as bar:
+            loads = linkloads.link_loads(robot, dyn, name, part, study.gravity, point_forces)
+            size = float(np.ptp(part.points, axis=0).max())
+            eq_errors[name] = linkloads.equilibrium_residual(analysis.load_resultants(part, loads.F), loads, size)
+            bar.update()
+            basis = analysis.build_basis(part, loads.F, list(loads.support),
+                                         0 if study.quasi_static else study.n_modes)
+            bar.update()
+            modal = (np.zeros((len(t), 0)) if study.quasi_static
+                     else analysis.modal_coefficients(basis, t, loads.coeff, study.damping_ratio))
+            bar.update()
+            mat = part.material
+            brittle = mat.criterion == "max_principal"
+            resp = analysis.respond(part, basis, loads.coeff, modal, brittle=brittle)
+            qs_max = float("nan")
+            if not study.quasi_static and basis.phi.shape[1]:
+                qs = analysis.respond(part, basis, loads.coeff, np.zeros_like(modal), brittle=False)
+                qs_max = qs.max_von_mises
+            bar.update()
+        responses[name] = (part, basis, loads, resp, modal)
+        link_results[name] = _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max,
+                                          eq_errors[name])
+        timings[f"fe_{name}"] = time.perf_counter() - t1
+
+    # ---- output frames: uniform frames plus every link's peak times
+    peak_idx = [responses[n][3].i_time_max for n in responses] + \
+               [responses[n][3].i_time_max_deformation for n in responses]
+    frame_idx = np.unique(np.r_[grid.frame_index, peak_idx]).astype(int)
+    for name, (part, basis, loads, resp, modal) in responses.items():
+        ff = analysis.frame_fields(part, basis, loads.coeff[frame_idx], modal[frame_idx],
+                                   brittle=part.material.criterion == "max_principal")
+        L = link_results[name]
+        E = part.material.E
+        L.frame_fields = {
+            "displacement": ff["displacement"],
+            "von_mises": ff["von_mises"],
+            "equivalent_strain": ff["von_mises"] / E,
+            "safety_factor": part.material.safety_factor(ff["von_mises"], ff.get("max_principal")),
+        }
+
+    # ---- tool-point deflection and arm mode
+    tool_defl, arm_hz = _chain_results(study, robot, kin, responses, t)
+    warnings = []
+    if np.isfinite(arm_hz):
+        ramp = grid.shortest_ramp if hasattr(grid, "shortest_ramp") else float("nan")
+        if np.isfinite(ramp) and ramp < 3.0 / arm_hz:
+            warnings.append(f"the shortest load ramp ({ramp * 1e3:.3g} ms) is shorter than 3 periods of the arm's "
+                            f"estimated lowest mode ({arm_hz:.3g} Hz): arm-level dynamics (payload swinging on the "
+                            f"flexible chain) are not captured by the per-link transient")
+    timings["total"] = time.perf_counter() - t0
+    summary = _summary(study, robot, dyn, link_results, tool_defl, arm_hz, pb, rigid_eq, eq_errors, timings,
+                       warnings, t, frame_idx)
+    run_result = results.RunResult(
+        study_name=study.name, t=t, frame_times=t[frame_idx], joint_names=list(dyn.joint_names),
+        dof_names=list(robot.dof_names), q=q, qd=dqd, qdd=dqdd, tau=dyn.tau, joint_wrenches=dyn.joint_wrenches,
+        link_names=list(robot.link_names), T_world_link_frames=kin.T_world_link[frame_idx], links=link_results,
+        summary=summary)
+    if out is not None and write:
+        t2 = time.perf_counter()
+        results.write_results(run_result, out, vtk=vtk, plots=plots, progress=progress)
+        summary["timings_s"]["write"] = time.perf_counter() - t2
+        results.write_summary(summary, Path(out) / "summary.json")
+    return run_result
+
+
+def _one_sided_acc(law, t, side):
+    try:
+        right = law.acceleration(t, side=1)
+        left = law.acceleration(t, side=-1)
+        return np.where(side > 0, right, left)
+    except TypeError:
+        return law.acceleration(t)
+
+
+def _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max, eq_err):
+    from .results import LinkResult
+
+    mat = part.material
+    i_link = robot.link_names.index(name)
+    x_link = part.points[resp.node_max]
+    T = kin.T_world_link[resp.i_time_max, i_link]
+    x_world = T[:3, :3] @ x_link + T[:3, 3]
+    vm_env = resp.vm_envelope_nodes
+    sf_env = mat.safety_factor(vm_env, resp.principal_envelope)
+    min_sf = float(np.min(sf_env))
+    # maxima away from the (singular) clamped edge, next to the value at the support
+    d_support = part.distance_to_surfaces(list(loads.support))
+    away = d_support > study.support_band_m
+    vm_away = float(vm_env[away].max()) if away.any() else float("nan")
+    passed = bool(min_sf >= study.required_safety_factor)
+    return LinkResult(
+        name=name, material=mat.name, mass_kg=float(part.mass_properties().mass),
+        yield_strength_pa=float(mat.strength), criterion=mat.criterion, n_nodes=int(len(part.points)),
+        n_elements=int(len(part.cells)), max_von_mises_pa=resp.max_von_mises,
+        time_of_max_s=float(t[resp.i_time_max]), location_of_max_m=tuple(map(float, x_world)),
+        location_of_max_link_m=tuple(map(float, x_link)),
+        max_equivalent_strain=resp.max_von_mises / mat.E, max_deformation_m=resp.max_deformation,
+        time_of_max_deformation_s=float(t[resp.i_time_max_deformation]), min_safety_factor=min_sf,
+        passed=passed, max_von_mises_away_from_support_pa=vm_away, support_band_m=study.support_band_m,
+        lowest_frequency_hz=float(basis.omega[0] / (2 * np.pi)) if len(basis.omega) else float("nan"),
+        quasi_static_max_von_mises_pa=qs_max, equilibrium_rel_error=eq_err,
+        points=part.points, cells=part.cells, frame_fields={},
+        envelope={"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
+                  "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env},
+        history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
+                 "max_deformation": resp.deformation_history})
+
+
+def _tool_chain(robot, tool_point, parts):
+    """Links from the base to the tool point's link (those with parts), and each one's distal joint."""
+    link_of = {j.child: j for j in robot.joints}
+    tool_link = robot.points[tool_point][0]
+    path = [tool_link]
+    while path[-1] in link_of:
+        path.append(link_of[path[-1]].parent)
+    path = path[::-1]
+    out = []
+    for k, ln in enumerate(path):
+        nxt = link_of[path[k + 1]].name if k + 1 < len(path) else None
+        if ln in parts:
+            out.append((ln, nxt))
+    return out
+
+
+def _chain_results(study, robot, kin, responses, t):
+    from . import analysis
+    from .chain import ChainLink, arm_lowest_mode, tool_point_deflection
+
+    if not study.tool_point:
+        return None, float("nan")
+    tool_link, tool_xyz = robot.points[study.tool_point]
+    tool_xyz = np.asarray(tool_xyz, float)
+    i_tool = robot.link_names.index(tool_link)
+    T_tool = kin.T_world_link[:, i_tool]
+    tool_world = np.einsum("tij,j->ti", T_tool[:, :3, :3], tool_xyz) + T_tool[:, :3, 3]
+    joints = {j.name: j for j in robot.joints}
+    chain = []
+    for ln, distal_joint in _tool_chain(robot, study.tool_point, responses):
+        part, basis, loads, resp, modal = responses[ln]
+        if distal_joint is None:  # the tool link: motion of the loaded patches about the tool point
+            patches = [p for p in robot.points if robot.points[p][0] == ln and p in part.surfaces]
+            if not patches:
+                continue
+            ref = tool_xyz
+            P = np.mean([analysis.rigid_fit_operator(part, s, ref) for s in patches], axis=0)
+            comp = None
+        else:
+            ref = np.asarray(joints[distal_joint].origin, float)[:3, 3]
+            P = analysis.rigid_fit_operator(part, distal_joint, ref)
+            cols = [i for i, lab in enumerate(loads.labels) if lab.startswith(distal_joint + ":")]
+            comp = P @ basis.U[:, cols]
+        D = P @ np.hstack([basis.U, basis.phi])
+        motion = np.hstack([loads.coeff, modal]) @ D.T
+        chain.append(ChainLink(index=robot.link_names.index(ln), ref_point=ref, motion=motion, compliance=comp))
+    defl = tool_point_deflection(chain, kin.T_world_link, tool_world)
+    # lowest arm mode at the first sample's pose: link masses at their centres of mass plus the payload
+    masses = []
+    for ln in responses:
+        i = robot.link_names.index(ln)
+        mp = responses[ln][0].mass_properties()
+        T = kin.T_world_link[0, i]
+        masses.append((mp.mass, T[:3, :3] @ mp.com + T[:3, 3], i))
+    if study.payload_mass_kg > 0:
+        masses.append((study.payload_mass_kg, tool_world[0], i_tool))
+    hz = arm_lowest_mode(chain, kin.T_world_link[0], masses, study.gravity)
+    return defl, hz
+
+
+def _summary(study, robot, dyn, links, tool_defl, arm_hz, pb, rigid_eq, eq_errors, timings, warnings, t,
+             frame_idx):
+    import scipy
+    import skfem
+
+    from . import __version__
+    from .solvers import available_backends
+
+    link_summ = {n: L.summary() for n, L in links.items()}
+    vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
+    tool_max = float(np.linalg.norm(tool_defl, axis=1).max()) if tool_defl is not None else None
+    tool_t = float(t[np.argmax(np.linalg.norm(tool_defl, axis=1))]) if tool_defl is not None else None
+    passed = all(L.passed for L in links.values())
+    if study.deflection_limit_m is not None and tool_max is not None:
+        passed = passed and tool_max <= study.deflection_limit_m
+    joints = {}
+    dof_index = {n: i for i, n in enumerate(robot.dof_names)}
+    for k, name in enumerate(dyn.joint_names):
+        W = dyn.joint_wrenches[:, k]
+        F = np.linalg.norm(W[:, :3], axis=1)
+        M = np.linalg.norm(W[:, 3:], axis=1)
+        entry = {"max_reaction_force_n": float(F.max()), "time_of_max_force_s": float(t[np.argmax(F)]),
+                 "max_reaction_moment_nm": float(M.max()), "time_of_max_moment_s": float(t[np.argmax(M)])}
+        if name in dof_index:
+            tau = dyn.tau[:, dof_index[name]]
+            entry.update(max_abs_torque=float(np.abs(tau).max()), time_of_max_torque_s=float(t[np.argmax(np.abs(tau))]))
+        joints[name] = entry
+    eq_vals = [v for v in eq_errors.values() if np.isfinite(v)]
+    return {
+        "study": study.name,
+        "description": study.description,
+        "parameters": dict(study.parameters),
+        "passed": bool(passed),
+        "required_safety_factor": study.required_safety_factor,
+        "deflection_limit_m": study.deflection_limit_m,
+        "max_von_mises_pa": vm.max_von_mises_pa,
+        "max_von_mises_link": vm.name,
+        "max_equivalent_strain": max(L.max_equivalent_strain for L in links.values()),
+        "max_deformation_m": max(L.max_deformation_m for L in links.values()),
+        "tool_point": study.tool_point,
+        "tool_point_deflection_m": tool_max,
+        "time_of_max_tool_point_deflection_s": tool_t,
+        "arm_lowest_mode_hz": arm_hz,
+        "analysis": {"t_end_s": float(t[-1]), "n_time_samples": int(len(t)), "n_output_frames": int(len(frame_idx)),
+                     "damping_ratio": study.damping_ratio, "n_modes": study.n_modes,
+                     "quasi_static": study.quasi_static, "total_nodes": int(sum(L.n_nodes for L in links.values())),
+                     "total_elements": int(sum(L.n_elements for L in links.values()))},
+        "links": link_summ,
+        "joints": joints,
+        "checks": {"power_balance_rel_error": float(pb), "equilibrium_rel_error": float(max(eq_vals) if eq_vals else 0.0),
+                   "rigid_body_equilibrium_rel_error": rigid_eq},
+        "warnings": warnings,
+        "timings_s": {k: float(v) for k, v in timings.items()},
+        "versions": {"structcheck": __version__, "python": platform.python_version(), "numpy": np.__version__,
+                     "scipy": scipy.__version__, "scikit-fem": skfem.__version__,
+                     "sparse_solver": available_backends()[0]},
+    }
