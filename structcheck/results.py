@@ -234,20 +234,11 @@ def read_csv(path: str | os.PathLike) -> dict[str, np.ndarray]:
 
 
 def _vtk_grid(points: np.ndarray, cells: np.ndarray):
-    import vtk
-    from vtk.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
+    import pyvista as pv
 
-    n_per = cells.shape[1]
-    cell_type = VTK_QUADRATIC_TETRA if n_per == 10 else VTK_TETRA
-    grid = vtk.vtkUnstructuredGrid()
-    pts = vtk.vtkPoints()
-    pts.SetData(numpy_to_vtk(np.ascontiguousarray(points, dtype=float), deep=True))
-    grid.SetPoints(pts)
-    conn = np.hstack([np.full((len(cells), 1), n_per), cells]).astype(np.int64).ravel()
-    ca = vtk.vtkCellArray()
-    ca.SetCells(len(cells), numpy_to_vtkIdTypeArray(conn, deep=True))
-    grid.SetCells(cell_type, ca)
-    return grid
+    cell_type = VTK_QUADRATIC_TETRA if cells.shape[1] == 10 else VTK_TETRA
+    return pv.UnstructuredGrid({cell_type: np.asarray(cells, dtype=np.int64)},
+                               np.ascontiguousarray(points, dtype=float))
 
 
 def _set_point_fields(grid, fields: dict[str, np.ndarray]) -> None:

@@ -1,0 +1,112 @@
+"""Results folder writer: atomic writes, CSV exactness and a ParaView round trip through pyvista."""
+import json
+
+import numpy as np
+import pytest
+
+from structcheck.errors import InputError
+from structcheck.results import LinkResult, RunResult, read_csv, read_summary, write_results
+
+# one quadratic tetra in VTK node order (corners, then edges 01 12 02 03 13 23)
+CORNERS = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float) * 0.1
+EDGES = [(0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3)]
+POINTS = np.vstack([CORNERS, [(CORNERS[a] + CORNERS[b]) / 2 for a, b in EDGES]])
+
+
+def tiny_run(n_t=5):
+    t = np.linspace(0, 1, n_t)
+    frames = np.array([0, 2, 4])
+    nf = len(frames)
+    vm = np.outer(np.arange(1, nf + 1), np.linspace(1, 2, 10)) * 1e6
+    T = np.tile(np.eye(4), (nf, 2, 1, 1))
+    T[:, 1, :3, 3] = [[0, 0, k] for k in range(nf)]  # the link rises 1 m per frame
+    link = LinkResult(
+        name="arm", material="6061", mass_kg=1.0, yield_strength_pa=55.2e6, criterion="von_mises",
+        n_nodes=10, n_elements=1, max_von_mises_pa=float(vm.max()), time_of_max_s=1.0,
+        location_of_max_m=(0, 0, 2.05), location_of_max_link_m=tuple(POINTS[9]), max_equivalent_strain=vm.max() / 69e9,
+        max_deformation_m=1e-5, time_of_max_deformation_s=1.0, min_safety_factor=55.2e6 / vm.max(), passed=True,
+        points=POINTS, cells=np.arange(10)[None, :],
+        frame_fields={"displacement": np.zeros((nf, 10, 3)), "von_mises": vm, "equivalent_strain": vm / 69e9,
+                      "safety_factor": 55.2e6 / vm},
+        envelope={"von_mises": vm.max(axis=0)},
+        history={"max_von_mises": np.linspace(0, vm.max(), n_t)})
+    summary = {"links": {"arm": link.summary()}, "passed": True, "max_von_mises_pa": float(vm.max()),
+               "max_equivalent_strain": float(vm.max() / 69e9), "max_deformation_m": 1e-5,
+               "required_safety_factor": 1.5, "tool_point_deflection_m": None}
+    q = np.column_stack([t, 2 * t])
+    return RunResult(study_name="tiny", t=t, frame_times=t[frames], joint_names=["j1", "j2"], dof_names=["j1", "j2"],
+                     q=q, qd=q, qdd=q, tau=q / 3, joint_wrenches=np.random.default_rng(0).standard_normal((n_t, 2, 6)),
+                     link_names=["ground", "arm"], T_world_link_frames=T, links={"arm": link}, summary=summary)
+
+
+def test_round_trip_through_paraview_reader(tmp_path):
+    import pyvista as pv
+
+    run = tiny_run()
+    out = write_results(run, tmp_path / "res", plots=False)
+    reader = pv.get_reader(str(out / "robot.pvd"))
+    assert np.allclose(reader.time_values, run.frame_times)
+    for k, tv in enumerate(reader.time_values):
+        reader.set_active_time_value(tv)
+        block = reader.read()
+        grid = block[0] if isinstance(block, pv.MultiBlock) else block
+        while isinstance(grid, pv.MultiBlock):
+            grid = grid[0]
+        assert grid.n_points == 10 and grid.celltypes[0] == 24  # VTK_QUADRATIC_TETRA
+        # binary raw: float64 exact
+        np.testing.assert_array_equal(grid.point_data["von_mises"], run.links["arm"].frame_fields["von_mises"][k])
+        np.testing.assert_allclose(grid.points, POINTS + [0, 0, k])  # placed where the robot is
+        for f in ("displacement", "equivalent_strain", "safety_factor"):
+            assert f in grid.point_data
+    env = pv.read(out / "vtk" / "arm_envelope.vtu")
+    assert env.point_data["von_mises"].max() == run.links["arm"].max_von_mises_pa
+
+
+def test_summary_and_csv_exact(tmp_path):
+    run = tiny_run()
+    out = write_results(run, tmp_path / "res", vtk=False, plots=False)
+    s = read_summary(out)
+    assert s["links"]["arm"]["max_von_mises_pa"] == run.links["arm"].max_von_mises_pa
+    joints = read_csv(out / "joints.csv")
+    np.testing.assert_array_equal(joints["j2_Mz_Nm"], run.joint_wrenches[:, 1, 5])
+    links = read_csv(out / "links.csv")
+    np.testing.assert_array_equal(links["arm_max_von_mises_pa"], run.links["arm"].history["max_von_mises"])
+
+
+def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
+    import structcheck.results as results
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(results, "write_link_csv", boom)
+    with pytest.raises(RuntimeError):
+        write_results(tiny_run(), tmp_path / "res", vtk=False, plots=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_results_replaced_only_on_success(tmp_path, monkeypatch):
+    out = write_results(tiny_run(), tmp_path / "res", vtk=False, plots=False)
+    before = (out / "summary.json").read_text()
+    import structcheck.results as results
+
+    monkeypatch.setattr(results, "write_joint_csv", lambda *a: (_ for _ in ()).throw(RuntimeError("x")))
+    with pytest.raises(RuntimeError):
+        write_results(tiny_run(), out, vtk=False, plots=False)
+    assert (out / "summary.json").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]
+
+
+def test_unwritable_output_is_an_input_error(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(InputError, match="is a file"):
+        write_results(tiny_run(), f, vtk=False, plots=False)
+    with pytest.raises(InputError, match="cannot write results"):
+        write_results(tiny_run(), f / "sub", vtk=False, plots=False)
+
+
+def test_plots_written(tmp_path):
+    out = write_results(tiny_run(), tmp_path / "res", vtk=False)
+    names = sorted(p.name for p in (out / "plots").iterdir())
+    assert names == ["joint_motion.png", "joint_reactions.png", "joint_torques.png", "stress_history.png"]
