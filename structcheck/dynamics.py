@@ -1,0 +1,225 @@
+"""Inverse dynamics with full joint reaction wrenches (recursive Newton-Euler, vectorized over samples),
+and the checks every study reports: power balance and per-link equilibrium.
+
+Joint wrench convention: [Fx, Fy, Fz, Mx, My, Mz] exerted BY THE PARENT ON THE CHILD at the joint origin
+(the child frame origin), in child axes. Its component along the joint axis is the actuator torque/force.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .kinematics import LinkKinematics, joint_transforms, link_kinematics
+
+
+@dataclass(frozen=True)
+class Inertials:
+    """Rigid inertial parameters used by the dynamics, per link: mass (nl,) [kg], com (nl, 3) [m] and
+    inertia (nl, 3, 3) about the COM [kg m^2], link axes (link + its point masses + attached payloads)."""
+
+    mass: np.ndarray
+    com: np.ndarray
+    inertia: np.ndarray
+
+
+@dataclass(frozen=True)
+class Dynamics:
+    """``tau`` (n_t, n_dof) generalized forces of the independent joints [N m or N]; ``joint_names`` every
+    joint; ``joint_wrenches`` (n_t, n_joints, 6) parent on child at the joint origin, child axes;
+    ``joint_wrenches_world`` the same in world axes (still about the joint origin)."""
+
+    tau: np.ndarray
+    joint_names: tuple
+    joint_wrenches: np.ndarray
+    joint_wrenches_world: np.ndarray
+    kinematics: LinkKinematics
+    inertials: Inertials
+
+
+def _skew_inertia(m, d):
+    """Parallel-axis term m (|d|^2 I - d d^T) for (3,) d."""
+    return m * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
+
+
+def link_inertials(robot, payloads=None) -> Inertials:
+    """Combine each link's own inertia with its point masses and the payloads attached at named points.
+
+    ``payloads``: point name -> (mass [kg], inertia (3, 3) about the point in link axes, or None)."""
+    nl = len(robot.links)
+    mass, com, inertia = np.zeros(nl), np.zeros((nl, 3)), np.zeros((nl, 3, 3))
+    extra = {i: [] for i in range(nl)}
+    for i, ln in enumerate(robot.links):
+        extra[i].append((ln.mass, np.asarray(ln.com, float), np.asarray(ln.inertia, float)))
+        for pm in ln.point_masses:
+            extra[i].append((pm.mass, np.asarray(pm.position, float), np.zeros((3, 3))))
+    for pname, val in (payloads or {}).items():
+        if pname not in robot.points:
+            raise InputError(f"payload at unknown point {pname!r}; the robot's points are {sorted(robot.points)}")
+        m, I = (val, None) if np.isscalar(val) else val
+        lname, xyz = robot.points[pname]
+        extra[robot.link_names.index(lname)].append((float(m), xyz, np.zeros((3, 3)) if I is None
+                                                     else np.asarray(I, float)))
+    for i, parts in extra.items():
+        m = sum(p[0] for p in parts)
+        if m <= 0:
+            continue
+        c = sum(p[0] * p[1] for p in parts) / m
+        I = sum(p[2] + _skew_inertia(p[0], p[1] - c) for p in parts)
+        mass[i], com[i], inertia[i] = m, c, I
+    return Inertials(mass, com, inertia)
+
+
+def _external(robot, kin, point_forces, n_t):
+    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point forces, link axes."""
+    nl = len(robot.links)
+    F = np.zeros((n_t, nl, 3))
+    M = np.zeros((n_t, nl, 3))
+    for pname, f in (point_forces or {}).items():
+        if pname not in robot.points:
+            raise InputError(f"point force at unknown point {pname!r}; the robot's points are "
+                             f"{sorted(robot.points)}")
+        f = np.broadcast_to(np.asarray(f, float), (n_t, 3))
+        if not np.all(np.isfinite(f)):
+            raise InputError(f"the force at point {pname!r} is not finite")
+        lname, xyz = robot.points[pname]
+        i = robot.link_names.index(lname)
+        fl = np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], f)
+        F[:, i] += fl
+        M[:, i] += np.cross(xyz, fl)
+    return F, M
+
+
+def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None) -> Dynamics:
+    """Joint torques and reaction wrenches for samples q, qd, qdd (n_t, n_dof).
+
+    ``gravity`` (3,) world [m/s^2]; ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N];
+    ``payloads``: point name -> mass or (mass, inertia about the point in link axes)."""
+    kin = link_kinematics(robot, q, qd, qdd)
+    n_t = kin.omega.shape[0]
+    inert = link_inertials(robot, payloads)
+    R_wl = kin.T_world_link[..., :3, :3]
+    g = np.einsum("tlji,j->tli", R_wl, np.asarray(gravity, float))
+    w, al, a = kin.omega, kin.alpha, kin.a_origin
+    c = inert.com[None]
+    a_com = a + np.cross(al, c) + np.cross(w, np.cross(w, c))
+    m = inert.mass[None, :, None]
+    Iw = np.einsum("lij,tlj->tli", inert.inertia, w)
+    F = m * (a_com - g)
+    N = np.einsum("lij,tlj->tli", inert.inertia, al) + np.cross(w, Iw) + np.cross(c, F)
+    Fe, Me = _external(robot, kin, point_forces, n_t)
+    F -= Fe
+    N -= Me
+    qj = robot.joint_values(q)
+    jt = joint_transforms(robot, qj)
+    idx = {n: k for k, n in enumerate(robot.link_names)}
+    jidx = {j.name: k for k, j in enumerate(robot.joints)}
+    W = np.zeros((n_t, len(robot.joints), 6))
+    for j in reversed(robot._order):
+        k = jidx[j.name]
+        p, ch = idx[j.parent], idx[j.child]
+        f, n = F[:, ch], N[:, ch]
+        W[:, k, :3], W[:, k, 3:] = f, n
+        R, r = jt[k]
+        Rf = np.einsum("tij,tj->ti", R, f)
+        F[:, p] += Rf
+        N[:, p] += np.einsum("tij,tj->ti", R, n) + np.cross(r, Rf)
+    tau = np.zeros((n_t, robot.n_dof))
+    col = {n: k for k, n in enumerate(robot.dof_names)}
+    for k, j in enumerate(robot.joints):
+        if not j.movable:
+            continue
+        comp = W[:, k, :3] if j.type == "prismatic" else W[:, k, 3:]
+        t_j = comp @ j.axis
+        src, mult = (j.name, 1.0) if j.mimic is None else (j.mimic[0], j.mimic[1])
+        tau[:, col[src]] += mult * t_j  # virtual work: a mimic joint's torque acts through its multiplier
+    Rc = np.stack([R_wl[:, idx[j.child]] for j in robot.joints], axis=1)
+    Ww = np.concatenate([np.einsum("tkij,tkj->tki", Rc, W[..., :3]), np.einsum("tkij,tkj->tki", Rc, W[..., 3:])],
+                        axis=2)
+    return Dynamics(tau=tau, joint_names=robot.joint_names, joint_wrenches=W, joint_wrenches_world=Ww,
+                    kinematics=kin, inertials=inert)
+
+
+def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
+    """dE/dt (n_t,) of kinetic + gravitational potential energy, computed analytically [W]."""
+    kin, inert = dyn.kinematics, dyn.inertials
+    c = inert.com[None]
+    w, al = kin.omega, kin.alpha
+    v_com = kin.v_origin + np.cross(w, c)
+    a_com = kin.a_origin + np.cross(al, c) + np.cross(w, np.cross(w, c))
+    g = np.einsum("tlji,j->tli", kin.T_world_link[..., :3, :3], np.asarray(gravity, float))
+    m = inert.mass[None, :]
+    trans = np.sum(m * np.einsum("tli,tli->tl", v_com, a_com - g), axis=1)
+    rot = np.sum(np.einsum("tli,lij,tlj->tl", w, inert.inertia, al), axis=1)
+    return trans + rot
+
+
+def kinetic_energy(robot, dyn: Dynamics) -> np.ndarray:
+    kin, inert = dyn.kinematics, dyn.inertials
+    v_com = kin.v_origin + np.cross(kin.omega, inert.com[None])
+    return 0.5 * np.sum(inert.mass[None] * np.sum(v_com ** 2, axis=2), axis=1) + \
+        0.5 * np.sum(np.einsum("tli,lij,tlj->tl", kin.omega, inert.inertia, kin.omega), axis=1)
+
+
+def external_power(robot, dyn: Dynamics, point_forces) -> np.ndarray:
+    """Power (n_t,) of the external point forces [W]."""
+    kin = dyn.kinematics
+    P = np.zeros(kin.omega.shape[0])
+    for pname, f in (point_forces or {}).items():
+        lname, xyz = robot.points[pname]
+        i = robot.link_names.index(lname)
+        v = kin.v_origin[:, i] + np.cross(kin.omega[:, i], xyz)
+        v_world = np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], v)
+        P += np.einsum("ti,ti->t", np.broadcast_to(np.asarray(f, float), v_world.shape), v_world)
+    return P
+
+
+def power_balance(robot, q, qd, qdd, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), point_forces=None) -> float:
+    """max |sum tau qd + P_ext - dE/dt| / max |sum tau qd| over the samples (dE/dt analytic)."""
+    qd = np.atleast_2d(np.asarray(qd, float))
+    p_act = np.sum(dyn.tau * qd, axis=1)
+    res = p_act + external_power(robot, dyn, point_forces) - energy_rate(robot, dyn, gravity)
+    scale = np.max(np.abs(p_act))
+    if scale == 0:
+        scale = max(np.max(np.abs(energy_rate(robot, dyn, gravity))), 1e-300)
+    return float(np.max(np.abs(res)) / scale)
+
+
+def link_equilibrium(robot, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), point_forces=None) -> np.ndarray:
+    """Relative Newton-Euler residual (n_t, n_links) of every link: all wrenches on it (parent joint, children
+    joints, gravity, point forces) minus its rate of momentum, relative to |F| + |M|/l (l the robot's size)."""
+    kin, inert = dyn.kinematics, dyn.inertials
+    n_t, nl = kin.omega.shape[:2]
+    idx = {n: k for k, n in enumerate(robot.link_names)}
+    R_wl = kin.T_world_link[..., :3, :3]
+    p_wl = kin.T_world_link[..., :3, 3]
+    c = inert.com[None]
+    a_com = kin.a_origin + np.cross(kin.alpha, c) + np.cross(kin.omega, np.cross(kin.omega, c))
+    g = np.einsum("tlji,j->tli", R_wl, np.asarray(gravity, float))
+    m = inert.mass[None, :, None]
+    F = m * (g - a_com)
+    Iw = np.einsum("lij,tlj->tli", inert.inertia, kin.omega)
+    N = np.cross(c, F) - np.einsum("lij,tlj->tli", inert.inertia, kin.alpha) - np.cross(kin.omega, Iw)
+    Fe, Me = _external(robot, kin, point_forces, n_t)
+    F += Fe
+    N += Me
+    scale = np.zeros((n_t, nl))
+    size = max(1e-3, float(np.ptp(p_wl.reshape(-1, 3), axis=0).max()))
+    for k, j in enumerate(robot.joints):
+        ch, p = idx[j.child], idx[j.parent]
+        f, n = dyn.joint_wrenches[:, k, :3], dyn.joint_wrenches[:, k, 3:]
+        F[:, ch] += f
+        N[:, ch] += n
+        # on the parent: minus the wrench, moved from the child origin to the parent origin, parent axes
+        R_pc = np.einsum("tji,tjk->tik", R_wl[:, p], R_wl[:, ch])
+        r = np.einsum("tji,tj->ti", R_wl[:, p], p_wl[:, ch] - p_wl[:, p])
+        fp = np.einsum("tij,tj->ti", R_pc, f)
+        F[:, p] -= fp
+        N[:, p] -= np.einsum("tij,tj->ti", R_pc, n) + np.cross(r, fp)
+        mag = np.linalg.norm(f, axis=1) + np.linalg.norm(n, axis=1) / size
+        scale[:, ch] = np.maximum(scale[:, ch], mag)
+        scale[:, p] = np.maximum(scale[:, p], mag)
+    res = np.linalg.norm(F, axis=2) + np.linalg.norm(N, axis=2) / size
+    res[:, idx[robot.base]] = 0.0  # the base's ground reaction is not computed: nothing to check
+    return res / np.maximum(scale.max(axis=0, keepdims=True), 1e-300)

@@ -1,0 +1,183 @@
+"""Inverse dynamics against closed forms, conservation of energy and identities between algorithms."""
+import math
+
+import numpy as np
+import pytest
+
+from structcheck.dynamics import inverse_dynamics, link_equilibrium, power_balance
+from structcheck.errors import InputError
+from structcheck.robot import Joint, Link, PointMass, Robot, rpy_matrix, trans
+
+
+def planar_two_link(l1, l2, m1, m2, lc1, lc2, I1, I2):
+    """Two revolute joints about z, links along x (VERIFICATION.md 'Two-link planar arm')."""
+    links = [Link("ground"),
+             Link("l1", m1, (lc1, 0, 0), np.diag([0.0, 0.0, I1]) + np.diag([0.3, 0.2, 0])),
+             Link("l2", m2, (lc2, 0, 0), np.diag([0.0, 0.0, I2]) + np.diag([0.1, 0.4, 0]))]
+    joints = [Joint("j1", "revolute", "ground", "l1"), Joint("j2", "revolute", "l1", "l2", trans(x=l1))]
+    return Robot(links, joints)
+
+
+def test_two_link_arm_closed_form(rng):
+    l1, l2, m1, m2, lc1, lc2, I1, I2, g = 0.7, 0.5, 3.0, 2.0, 0.3, 0.2, 0.12, 0.05, 9.81
+    robot = planar_two_link(l1, l2, m1, m2, lc1, lc2, I1, I2)
+    q, qd, qdd = (rng.uniform(-2, 2, (50, 2)) for _ in range(3))
+    dyn = inverse_dynamics(robot, q, qd, qdd, gravity=(0, -g, 0))
+    q1, q2 = q.T
+    d1, d2 = qd.T
+    a1, a2 = qdd.T
+    c2 = np.cos(q2)
+    tau1 = ((I1 + I2 + m1 * lc1 ** 2 + m2 * (l1 ** 2 + lc2 ** 2 + 2 * l1 * lc2 * c2)) * a1
+            + (I2 + m2 * (lc2 ** 2 + l1 * lc2 * c2)) * a2 - m2 * l1 * lc2 * np.sin(q2) * (2 * d1 * d2 + d2 ** 2)
+            + (m1 * lc1 + m2 * l1) * g * np.cos(q1) + m2 * lc2 * g * np.cos(q1 + q2))
+    tau2 = ((I2 + m2 * (lc2 ** 2 + l1 * lc2 * c2)) * a1 + (I2 + m2 * lc2 ** 2) * a2
+            + m2 * l1 * lc2 * np.sin(q2) * d1 ** 2 + m2 * lc2 * g * np.cos(q1 + q2))
+    np.testing.assert_allclose(dyn.tau[:, 0], tau1, rtol=1e-12, atol=1e-10)
+    np.testing.assert_allclose(dyn.tau[:, 1], tau2, rtol=1e-12, atol=1e-10)
+
+
+def test_single_pendulum():
+    m, lc, I, g = 2.0, 0.4, 0.03, 9.81
+    robot = Robot([Link("ground"), Link("bob", m, (lc, 0, 0), np.diag([0, 0, I]))],
+                  [Joint("j", "revolute", "ground", "bob")])
+    q = np.array([[0.3], [1.2]])
+    qd = np.array([[0.5], [-2.0]])
+    qdd = np.array([[1.5], [0.7]])
+    dyn = inverse_dynamics(robot, q, qd, qdd, gravity=(0, -g, 0))
+    np.testing.assert_allclose(dyn.tau[:, 0], (I + m * lc ** 2) * qdd[:, 0] + m * g * lc * np.cos(q[:, 0]), rtol=1e-13)
+    # joint reaction force: m (a_c - g), a_c with tangential and centripetal parts, in the link frame
+    F = dyn.joint_wrenches[:, 0, :3]
+    expected = np.column_stack([-m * lc * qd[:, 0] ** 2 + m * g * np.sin(q[:, 0]),
+                                m * lc * qdd[:, 0] + m * g * np.cos(q[:, 0]), np.zeros(2)])
+    np.testing.assert_allclose(F, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_prismatic_vertical_slider():
+    m, g = 5.0, 9.81
+    robot = Robot([Link("ground"), Link("slider", m, (0.1, 0, 0.2), np.eye(3) * 0.01)],
+                  [Joint("z", "prismatic", "ground", "slider", axis=np.array([0, 0, 1.0]), lower=-1, upper=1)])
+    qdd = np.array([[0.0], [2.0], [-3.0]])
+    dyn = inverse_dynamics(robot, np.zeros((3, 1)), np.ones((3, 1)), qdd)
+    np.testing.assert_allclose(dyn.tau[:, 0], m * (qdd[:, 0] + g), rtol=1e-13)
+
+
+def test_static_hanging_reactions_equal_outboard_weight_and_moment():
+    """A horizontal 3-link arm at rest: joint k carries the weight of the links outboard of it and the moment
+    of those weights about its origin."""
+    ms, lcs, ls = [2.0, 1.5, 1.0], [0.2, 0.15, 0.1], [0.5, 0.4, 0.3]
+    links = [Link("ground")] + [Link(f"l{i}", ms[i], (lcs[i], 0, 0), np.eye(3) * 0.01) for i in range(3)]
+    joints = [Joint("j0", "revolute", "ground", "l0", axis=np.array([0, 1.0, 0]))]
+    joints += [Joint(f"j{i}", "revolute", f"l{i - 1}", f"l{i}", trans(x=ls[i - 1]), np.array([0, 1.0, 0]))
+               for i in (1, 2)]
+    robot = Robot(links, joints)
+    dyn = inverse_dynamics(robot, np.zeros(3), np.zeros(3), np.zeros(3))
+    x0 = np.cumsum([0] + ls[:2])  # joint positions along x
+    for k in range(3):
+        weight = 9.81 * sum(ms[k:])
+        moment = 9.81 * sum(ms[i] * (x0[i] + lcs[i] - x0[k]) for i in range(k, 3))
+        np.testing.assert_allclose(dyn.joint_wrenches[0, k, :3], [0, 0, weight], rtol=1e-13)
+        # the weights' moment about +y is x e_x cross (-W e_z) = +x W e_y; the parent supplies the opposite
+        np.testing.assert_allclose(dyn.joint_wrenches[0, k, 3:], [0, -moment, 0], rtol=1e-13, atol=1e-12)
+        assert dyn.tau[0, k] == pytest.approx(-moment)
+
+
+def general_robot(rng):
+    """7 joints: skewed axes, offsets, full inertia tensors, a prismatic joint, a fixed tool, point masses."""
+    def rand_inertia():
+        A = rng.standard_normal((3, 3))
+        R = np.linalg.qr(A)[0]
+        return R @ np.diag(rng.uniform(0.01, 0.1, 3)) @ R.T
+
+    links = [Link("base")]
+    joints = []
+    types = ["revolute", "revolute", "prismatic", "revolute", "continuous", "revolute", "fixed"]
+    for i, jt in enumerate(types):
+        T = np.eye(4)
+        T[:3, :3] = rpy_matrix(*rng.uniform(-1, 1, 3))
+        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
+        pms = (PointMass(f"motor{i}", 0.7, tuple(rng.uniform(-0.1, 0.1, 3))),) if i == 3 else ()
+        links.append(Link(f"l{i}", rng.uniform(0.5, 3), tuple(rng.uniform(-0.2, 0.2, 3)), rand_inertia(), pms))
+        joints.append(Joint(f"j{i}", jt, links[i].name, f"l{i}", T, rng.standard_normal(3), -10, 10))
+    return Robot(links, joints, points={"tool": ("l6", (0.1, 0.05, 0.2))})
+
+
+def smooth_trajectory(n_dof, rng, n=400):
+    t = np.linspace(0, 2, n)
+    A, w, ph = rng.uniform(0.2, 1, n_dof), rng.uniform(0.5, 3, n_dof), rng.uniform(0, 6, n_dof)
+    q = A * np.sin(np.outer(t, w) + ph)
+    qd = A * w * np.cos(np.outer(t, w) + ph)
+    qdd = -A * w ** 2 * np.sin(np.outer(t, w) + ph)
+    return t, q, qd, qdd
+
+
+def test_power_balance_general_robot(rng):
+    robot = general_robot(rng)
+    t, q, qd, qdd = smooth_trajectory(robot.n_dof, rng)
+    F = np.column_stack([np.sin(3 * t), np.cos(2 * t), 5 + t]) * 10
+    dyn = inverse_dynamics(robot, q, qd, qdd, gravity=(0.3, -1.0, -9.81), point_forces={"tool": F})
+    assert power_balance(robot, q, qd, qdd, dyn, (0.3, -1.0, -9.81), {"tool": F}) < 1e-8
+    assert link_equilibrium(robot, dyn, (0.3, -1.0, -9.81), {"tool": F}).max() < 1e-10
+
+
+def test_tau_is_axis_component_and_gravity_matches_jacobian_transpose(rng):
+    robot = general_robot(rng)
+    q = rng.uniform(-1, 1, (5, robot.n_dof))
+    z = np.zeros_like(q)
+    dyn = inverse_dynamics(robot, q, z, z)
+    for k, j in enumerate(robot.joints):
+        if j.movable:
+            comp = dyn.joint_wrenches[:, k, :3] if j.type == "prismatic" else dyn.joint_wrenches[:, k, 3:]
+            np.testing.assert_allclose(dyn.tau[:, robot.dof_names.index(j.name)], comp @ j.axis, atol=1e-12)
+    # static gravity torque = -sum J_com^T m g over links and point masses
+    tau = np.zeros_like(q)
+    for ln in robot.links[1:]:
+        pts = [(ln.mass, ln.com)] + [(pm.mass, pm.position) for pm in ln.point_masses]
+        for m, c in pts:
+            J = robot.jacobian(q, (ln.name, c))[:, :3]
+            tau -= np.einsum("tij,i->tj", J, m * np.array([0, 0, -9.81]))
+    np.testing.assert_allclose(dyn.tau, tau, atol=1e-10)
+
+
+def test_point_force_equals_jacobian_transpose(rng):
+    robot = general_robot(rng)
+    q = rng.uniform(-1, 1, (4, robot.n_dof))
+    z = np.zeros_like(q)
+    F = np.array([3.0, -2.0, 7.0])
+    d0 = inverse_dynamics(robot, q, z, z)
+    d1 = inverse_dynamics(robot, q, z, z, point_forces={"tool": F})
+    J = robot.jacobian(q, "tool")[:, :3]
+    np.testing.assert_allclose(d1.tau - d0.tau, -np.einsum("tij,i->tj", J, F), atol=1e-12)
+
+
+def test_mimic_joint_torque_by_virtual_work():
+    """A mimic joint: the generalized force equals the sum over the coupled joints of multiplier x torque."""
+    links = [Link("g"), Link("a", 1.0, (0.3, 0, 0), np.eye(3) * 0.01), Link("b", 0.5, (0.2, 0, 0), np.eye(3) * 0.01)]
+    joints = [Joint("j1", "revolute", "g", "a", axis=np.array([0, 1.0, 0])),
+              Joint("j2", "revolute", "a", "b", trans(x=0.5), np.array([0, 1.0, 0]), mimic=("j1", -2.0, 0.1))]
+    robot = Robot(links, joints)
+    q, qd, qdd = np.array([[0.3]]), np.array([[0.7]]), np.array([[-0.4]])
+    dyn = inverse_dynamics(robot, q, qd, qdd)
+    t1, t2 = dyn.joint_wrenches[0, 0, 3:] @ [0, 1, 0], dyn.joint_wrenches[0, 1, 3:] @ [0, 1, 0]
+    assert dyn.tau[0, 0] == pytest.approx(t1 - 2.0 * t2)
+    assert power_balance(robot, q, qd, qdd, dyn) < 1e-12
+
+
+def test_bad_inputs_name_the_problem():
+    robot = planar_two_link(0.7, 0.5, 3, 2, 0.3, 0.2, 0.1, 0.1)
+    with pytest.raises(InputError, match="shape"):
+        inverse_dynamics(robot, np.zeros((3, 3)), np.zeros((3, 3)), np.zeros((3, 3)))
+    q = np.zeros((4, 2))
+    q[2, 1] = np.nan
+    with pytest.raises(InputError, match="joint 'j2' is not finite .* sample 2"):
+        inverse_dynamics(robot, q, np.zeros((4, 2)), np.zeros((4, 2)))
+    with pytest.raises(InputError, match="unknown point 'claw'"):
+        inverse_dynamics(robot, np.zeros(2), np.zeros(2), np.zeros(2), point_forces={"claw": (0, 0, 1)})
+
+
+def test_limits_name_joint_and_time():
+    robot = Robot.from_modified_dh([(0, 0, 0.25), (math.pi / 2, 0, 0)], home=[0, 0],
+                                   limits=np.radians([(-160, 160), (-90, 90)]))
+    t = np.linspace(0, 1, 11)
+    q = np.column_stack([np.zeros(11), np.radians(100) * t])
+    with pytest.raises(InputError, match=r"joint .joint2. reaches 100 deg at time 1 s, beyond its upper limit 90 deg"):
+        robot.check_limits(q, t)
