@@ -1,0 +1,74 @@
+"""Materials: density, elastic constants, failure criterion and strength, with the source of the numbers.
+
+Ductile materials are judged by von Mises stress against yield; brittle ones (grey cast iron, no yield point)
+by the maximum principal stress against the tensile strength.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+
+CRITERIA = ("von_mises", "max_principal")
+
+
+@dataclass(frozen=True)
+class Material:
+    """``density`` [kg/m^3], ``E`` [Pa], ``nu`` [-], ``strength`` [Pa]: yield (von_mises) or tensile strength
+    (max_principal)."""
+
+    name: str
+    density: float
+    E: float
+    nu: float
+    strength: float
+    criterion: str = "von_mises"
+    source: str = ""
+
+    def __post_init__(self):
+        if self.criterion not in CRITERIA:
+            raise InputError(f"material {self.name!r}: criterion must be one of {CRITERIA}, got {self.criterion!r}")
+        if not (self.density > 0 and self.E > 0 and -1 < self.nu < 0.5 and self.strength > 0):
+            raise InputError(f"material {self.name!r}: need density > 0, E > 0, -1 < nu < 0.5, strength > 0; got "
+                             f"{self.density}, {self.E}, {self.nu}, {self.strength}")
+
+    @property
+    def yield_strength(self) -> float:
+        return self.strength
+
+    def safety_factor(self, von_mises, max_principal=None):
+        """strength / governing stress (inf where unloaded); arrays of any shape [Pa]."""
+        if self.criterion == "max_principal" and max_principal is None:
+            raise InputError(f"material {self.name!r} is brittle: its safety factor needs the max principal stress")
+        stress = np.asarray(von_mises if self.criterion == "von_mises" else max_principal, float)
+        out = np.full(stress.shape, np.inf)
+        np.divide(self.strength, stress, out=out, where=stress > 0)
+        return out
+
+
+MATERIALS = {
+    "304": Material("304", 7930.0, 193e9, 0.29, 205e6, source="paper 004, Table 2 (304 stainless steel)"),
+    "6061": Material("6061", 2750.0, 69e9, 0.33, 55.2e6,
+                     source="paper 004, Table 2 (6061 aluminium; 55.2 MPa is the annealed 6061-O temper)"),
+    "6061-T6": Material("6061-T6", 2700.0, 68.9e9, 0.33, 276e6, source="ASM Handbook / MatWeb, 6061-T6"),
+    "HT200": Material("HT200", 7200.0, 120e9, 0.27, 200e6, "max_principal",
+                      source="GB/T 9439 grey cast iron HT200: tensile strength 200 MPa; E ~ 110-135 GPa"),
+    "structural_steel": Material("structural_steel", 7850.0, 200e9, 0.3, 250e6,
+                                 source="ANSYS Engineering Data default 'Structural Steel'"),
+    "steel_7801": Material("steel_7801", 7801.0, 200e9, 0.3, 250e6,
+                           source="paper 003, Table 2 density of the KR500 cylinder bodies"),
+}
+MATERIALS["6061-O"] = Material("6061-O", 2750.0, 69e9, 0.33, 55.2e6, source=MATERIALS["6061"].source)
+
+
+def get_material(material) -> Material:
+    """A Material from a name (case-insensitive) or a Material."""
+    if isinstance(material, Material):
+        return material
+    key = {k.lower(): k for k in MATERIALS}.get(str(material).lower())
+    if key is None:
+        raise InputError(f"unknown material {material!r}; built-in materials are {sorted(MATERIALS)} "
+                         f"(or pass a structcheck.Material)")
+    return MATERIALS[key]

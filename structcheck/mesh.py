@@ -1,0 +1,175 @@
+"""Link meshes: reading (any meshio format, gmsh physical groups first), units, checks, named surfaces,
+and exact mass properties of tetrahedral meshes.
+
+Meshes are linear tetrahedra in the link's body frame [m]; the FE uses quadratic (10-node) elements on them,
+with straight edges (a ``tetra10`` file is read through its corner nodes). Named surfaces are sets of boundary
+facets: from gmsh physical surface groups (mapped here from meshio's cell data, triangle by triangle) or from
+geometric selections.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .errors import MeshError
+
+ACCEPTED = ("tetra", "tetra10")
+
+
+@dataclass(frozen=True)
+class TetMesh:
+    """``points`` (n, 3) [m], ``tets`` (m, 4) positively oriented, ``surfaces`` name -> (k, 3) vertex triangles."""
+
+    points: np.ndarray
+    tets: np.ndarray
+    surfaces: dict
+
+
+@dataclass(frozen=True)
+class MassProperties:
+    """``mass`` [kg], ``com`` (3,) [m], ``inertia_com`` (3, 3) about the COM [kg m^2], ``volume`` [m^3]."""
+
+    mass: float
+    com: np.ndarray
+    inertia_com: np.ndarray
+    volume: float
+
+    @property
+    def inertia_origin(self) -> np.ndarray:
+        d = self.com
+        return self.inertia_com + self.mass * (d @ d * np.eye(3) - np.outer(d, d))
+
+
+def tet_volumes(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
+    """Signed volumes (m,) [m^3]."""
+    v = points[tets]
+    return np.einsum("ij,ij->i", v[:, 1] - v[:, 0], np.cross(v[:, 2] - v[:, 0], v[:, 3] - v[:, 0])) / 6.0
+
+
+def mass_properties(points: np.ndarray, tets: np.ndarray, density: float) -> MassProperties:
+    """Exact mass, centre of mass and central inertia of a linear-tet mesh of uniform density.
+
+    Uses the exact second moment of a tetrahedron: int x x^T dV = V/20 (sum_i v_i v_i^T + s s^T), s = sum_i v_i.
+    """
+    tets = np.asarray(tets)[:, :4]
+    v = points[tets]  # (m, 4, 3)
+    vol = np.abs(tet_volumes(points, tets))  # node order is a convention; the measure is |V|
+    V = vol.sum()
+    s = v.sum(axis=1)
+    first = (vol[:, None] * s / 4.0).sum(axis=0)
+    second = (vol[:, None, None] / 20.0 * (np.einsum("mki,mkj->mij", v, v) + np.einsum("mi,mj->mij", s, s))).sum(0)
+    com = first / V
+    S = density * (second - V * np.outer(com, com))
+    inertia = np.trace(S) * np.eye(3) - S
+    return MassProperties(mass=float(density * V), com=com, inertia_com=inertia, volume=float(V))
+
+
+def read_mesh(path, units: str = "m") -> TetMesh:
+    """Read a tetrahedral mesh with meshio; ``units`` 'm' or 'mm' (converted to m). Named surfaces come from
+    gmsh physical surface groups (``gmsh:physical`` triangle data named by ``field_data``) or meshio cell sets."""
+    import meshio
+
+    path = Path(path)
+    if units not in ("m", "mm"):
+        raise MeshError(f"units must be 'm' or 'mm', got {units!r}")
+    if not path.is_file():
+        raise MeshError(f"mesh file {str(path)!r} does not exist")
+    try:
+        m = meshio.read(path)
+    except Exception as exc:  # meshio raises many types for unreadable files
+        raise MeshError(f"cannot read mesh {str(path)!r}: {exc}") from None
+    kinds = sorted({c.type for c in m.cells})
+    vol = [c for c in m.cells if c.type in ACCEPTED]
+    if not vol:
+        raise MeshError(f"{path}: no tetrahedra in the mesh (cell types found: {kinds}); structcheck accepts "
+                        f"{ACCEPTED} (mesh the volume with 3D tetrahedra, e.g. gmsh -3)")
+    others = [k for k in kinds if k not in ACCEPTED + ("triangle", "triangle6", "line", "line3", "vertex")]
+    if others:
+        raise MeshError(f"{path}: unsupported volume cell types {others}; structcheck accepts {ACCEPTED} only")
+    tets = np.vstack([c.data[:, :4] for c in vol]).astype(np.int64)
+    scale = 1e-3 if units == "mm" else 1.0
+    points = np.asarray(m.points[:, :3], float) * scale
+    # named surfaces
+    names = {}
+    for name, (tag, dim) in (m.field_data or {}).items():
+        if int(dim) == 2:
+            names[int(tag)] = name
+    surfaces: dict[str, list] = {}
+    phys = m.cell_data.get("gmsh:physical")
+    for k, c in enumerate(m.cells):
+        if c.type not in ("triangle", "triangle6"):
+            continue
+        if phys is not None:
+            for tag in np.unique(phys[k]):
+                if int(tag) in names:
+                    surfaces.setdefault(names[int(tag)], []).append(c.data[phys[k] == tag, :3])
+    for name, sets in (m.cell_sets or {}).items():
+        if name in surfaces or name.startswith("gmsh:"):
+            continue
+        for k, idx in enumerate(sets):
+            if idx is not None and len(idx) and m.cells[k].type in ("triangle", "triangle6"):
+                surfaces.setdefault(name, []).append(m.cells[k].data[np.asarray(idx), :3])
+    surfaces = {n: np.vstack(v).astype(np.int64) for n, v in surfaces.items()}
+    # keep only the points the tets use
+    used = np.unique(tets)
+    remap = -np.ones(len(points), dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    points = points[used]
+    tets = remap[tets]
+    for n, tri in surfaces.items():
+        if np.any(remap[tri] < 0):
+            raise MeshError(f"{path}: surface {n!r} has triangles on points that no tetrahedron uses")
+        surfaces[n] = remap[tri]
+    check_mesh(points, tets, str(path), units)
+    # node order is a convention for straight tets: make every element right-handed
+    neg = tet_volumes(points, tets) < 0
+    tets[neg] = tets[neg][:, [0, 2, 1, 3]]
+    return TetMesh(points, tets, surfaces)
+
+
+def folded_elements(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
+    """Indices of tets that fold over a neighbour: the two tets sharing a face have their opposite vertices on
+    the same side of it (an inverted element; independent of the node-order convention)."""
+    m = len(tets)
+    faces = np.concatenate([tets[:, [1, 2, 3]], tets[:, [0, 2, 3]], tets[:, [0, 1, 3]], tets[:, [0, 1, 2]]])
+    opp = np.concatenate([tets[:, 0], tets[:, 1], tets[:, 2], tets[:, 3]])
+    owner = np.tile(np.arange(m), 4)
+    key = np.sort(faces, axis=1)
+    _, inv, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
+    inv = inv.ravel()
+    order = np.argsort(inv, kind="stable")
+    shared = counts[inv[order]] == 2
+    idx = order[shared].reshape(-1, 2)
+    a, b = idx[:, 0], idx[:, 1]
+    f = points[key[a]]
+    n = np.cross(f[:, 1] - f[:, 0], f[:, 2] - f[:, 0])
+    sa = np.einsum("ij,ij->i", points[opp[a]] - f[:, 0], n)
+    sb = np.einsum("ij,ij->i", points[opp[b]] - f[:, 0], n)
+    folded = sa * sb > 0
+    return np.unique(np.concatenate([owner[a[folded]], owner[b[folded]]]))
+
+
+def check_mesh(points: np.ndarray, tets: np.ndarray, where: str = "mesh", units: str = "m") -> None:
+    """Raise MeshError for inverted or degenerate tets, or a size that does not fit the units."""
+    size = float(np.ptp(points, axis=0).max())
+    if size > 50.0:
+        hint = " (it looks like millimetres: pass units='mm')" if units == "m" else ""
+        raise MeshError(f"{where}: the part is {size:.4g} m across, too large for a robot link{hint}")
+    if size < 1e-3:
+        hint = " (it looks like metres read as millimetres: pass units='m')" if units == "mm" else ""
+        raise MeshError(f"{where}: the part is {size:.4g} m across, too small for a robot link{hint}")
+    vol = tet_volumes(points, tets)
+    v = points[tets]
+    edges = np.stack([v[:, a] - v[:, b] for a, b in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))], 1)
+    lmax = np.linalg.norm(edges, axis=2).max(axis=1)
+    quality = 6 * np.sqrt(2) * vol / np.maximum(lmax, 1e-300) ** 3  # 1 for a regular tet
+    bad = folded_elements(points, tets)
+    if len(bad):
+        raise MeshError(f"{where}: {len(bad)} inverted element(s) (folded over a neighbour that shares a face), "
+                        f"e.g. elements {bad[:8].tolist()}; fix their node order or re-mesh")
+    flat = np.nonzero(np.abs(quality) <= 1e-8)[0]
+    if len(flat):
+        raise MeshError(f"{where}: {len(flat)} degenerate element(s) (zero volume), e.g. elements "
+                        f"{flat[:8].tolist()}; re-mesh")
