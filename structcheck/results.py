@@ -371,6 +371,7 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
     plotter.view_isometric()
     plotter.camera.azimuth = 200
     plotter.enable_parallel_projection()
+    plotter.camera.zoom(1.6)
     png = Path(png)
     plotter.screenshot(str(png))
     plotter.close()
