@@ -62,27 +62,24 @@ def _cmd_verify(args) -> int:
 
 
 def _cmd_info(args) -> int:
-    import numpy as np
+    from dataclasses import replace
 
-    from .study import load_study
+    from .study import load_study, run
 
     study = load_study(args.study, **_params(args.set))
     robot = study.robot
     print(f"study {study.name}: {robot.n_dof} movable joints {list(robot.dof_names)}, t_end {study.t_end} s")
+    # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
+    at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False)
+    summary = run(at_home, progress=False, write=False).summary
     print(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
-    from .analysis import build_basis
-    from .linkloads import GROUND_SURFACE
-
-    joints_by_child = {j.child: j.name for j in robot.joints}
-    for name in robot.link_names:
-        if name not in study.parts:
-            continue
-        part = study.parts[name]
-        support = [joints_by_child.get(name, GROUND_SURFACE)]
-        basis = build_basis(part, np.zeros((part.n_dofs, 1)), support, n_modes=1)
-        f1 = basis.omega[0] / (2 * np.pi)
-        print(f"{name:<12} {part.material.name:<8} {part.mass_properties().mass:9.3f} {len(part.points):7d} "
-              f"{len(part.cells):8d} {f1:9.1f}")
+    for name, L in summary["links"].items():
+        print(f"{name:<12} {L['material']:<8} {L['mass_kg']:9.3f} {L['n_nodes']:7d} {L['n_elements']:8d} "
+              f"{L['lowest_frequency_hz']:9.1f}")
+    arm = summary.get("arm_lowest_mode_hz")
+    if arm is not None and arm == arm:
+        print(f"arm's estimated lowest mode at home (Rayleigh quotient of the chained link compliances, "
+              f"payload included): {arm:.1f} Hz")
     return EXIT_OK
 
 

@@ -6,6 +6,8 @@ On link L (body frame L, time-first arrays):
   after the joint;
 - at each named point of L with an external force: that force, on the surface named after the point;
 - at each non-structural point mass: its weight and inertia force ``m (g - a_P)``, on the surface named after it;
+- at each payload held at a named point P of L: ``m (g - a_P)`` and the moment ``-(I alpha + omega x I omega)``
+  about P, on the surface named after the point;
 - the proximal joint's surface (or ``ground`` for the base) is the support.
 Every load is (unit load vectors F (n_dof, k)) x (coefficients (n_t, k)), so the FE history is F @ coeff.T.
 """
@@ -45,11 +47,13 @@ def _require_surface(part, surface: str, link: str, why: str) -> None:
                          f"{surface!r} or pass a geometric selection")
 
 
-def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None = None) -> LinkLoads:
+def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None = None,
+               payloads: dict | None = None) -> LinkLoads:
     """Unit loads and coefficient histories of ``link`` (see module docstring).
 
     ``dyn`` is the Dynamics of ``robot.inverse_dynamics`` (with ``.kinematics``); ``gravity`` (3,) world
-    [m/s^2]; ``point_forces`` maps point name -> (n_t, 3) force in world axes [N].
+    [m/s^2]; ``point_forces`` maps point name -> (n_t, 3) force in world axes [N]; ``payloads`` maps point
+    name -> (mass [kg], inertia (3, 3) about the point in link axes), as given to the inverse dynamics.
     """
     from .fe import body_coefficients
 
@@ -95,14 +99,26 @@ def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None =
         coeffs.append(F_l)
         labels += [f"{pname}:{c}" for c in ("Fx", "Fy", "Fz")]
 
-    for pm in getattr(robot.links[i], "point_masses", ()) or ():
-        _require_surface(part, pm.name, link, f"the mounting of non-structural mass {pm.name!r}")
-        r = np.asarray(pm.position, float)
-        w, al = kin.omega[:, i], kin.alpha[:, i]
+    # rigid masses carried by the link: non-structural point masses (force only) and payloads (full wrench)
+    w, al = kin.omega[:, i], kin.alpha[:, i]
+    carried = [(pm.name, pm.mass, None, pm.position, f"the mounting of non-structural mass {pm.name!r}")
+               for pm in getattr(robot.links[i], "point_masses", ()) or ()]
+    carried += [(pname, m, I, robot.points[pname][1], f"the mounting of the payload at point {pname!r}")
+                for pname, (m, I) in (payloads or {}).items() if robot.points[pname][0] == link]
+    for surface, m, I, xyz, why in carried:
+        _require_surface(part, surface, link, why)
+        r = np.asarray(xyz, float)
         a_p = kin.a_origin[:, i] + np.cross(al, r) + np.cross(w, np.cross(w, r))
-        cols.append(part.wrench_basis(pm.name, r)[:, :3])
-        coeffs.append(pm.mass * (g_link - a_p))
-        labels += [f"{pm.name}:{c}" for c in ("Fx", "Fy", "Fz")]
+        force = m * (g_link - a_p)
+        if I is None:
+            cols.append(part.wrench_basis(surface, r)[:, :3])
+            coeffs.append(force)
+            labels += [f"{surface}:{c}" for c in ("Fx", "Fy", "Fz")]
+        else:
+            I = np.asarray(I, float)
+            cols.append(part.wrench_basis(surface, r))
+            coeffs.append(np.hstack([force, -(al @ I.T + np.cross(w, w @ I.T))]))
+            labels += [f"{surface}:{c}" for c in ("Fx", "Fy", "Fz", "Mx", "My", "Mz")]
 
     proximal = [k for k, name in enumerate(dyn.joint_names) if joints[name].child == link]
     if proximal:
@@ -117,14 +133,18 @@ def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None =
 
 
 def equilibrium_residual(resultants: np.ndarray, loads: LinkLoads, size: float) -> float:
-    """Max over time of |sum of all loads on the link| relative to the proximal wrench (|F| + |M|/size).
+    """Max over time of |sum of all loads on the link| relative to the larger of the proximal wrench and the
+    applied loads (|F| + |M|/size, M about the link origin).
 
     ``resultants`` (6, k) of the unit loads about the link origin (``analysis.load_resultants``).
     """
     if loads.proximal_wrench is None:
         return float("nan")
-    total = loads.coeff @ resultants.T + loads.proximal_wrench
-    err = np.linalg.norm(total[:, :3], axis=1) + np.linalg.norm(total[:, 3:], axis=1) / size
-    scale = (np.linalg.norm(loads.proximal_wrench[:, :3], axis=1)
-             + np.linalg.norm(loads.proximal_wrench[:, 3:], axis=1) / size)
-    return float(err.max() / max(scale.max(), 1e-300))
+    applied = loads.coeff @ resultants.T
+    total = applied + loads.proximal_wrench
+
+    def magnitude(w):
+        return np.linalg.norm(w[:, :3], axis=1) + np.linalg.norm(w[:, 3:], axis=1) / size
+
+    scale = max(magnitude(loads.proximal_wrench).max(), magnitude(applied).max())
+    return float(magnitude(total).max() / scale) if scale > 0 else 0.0

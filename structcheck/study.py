@@ -31,6 +31,18 @@ class PointForce:
 
 
 @dataclass(frozen=True)
+class Payload:
+    """A rigid payload held at a named robot point: ``mass`` [kg] with its centre of mass at the point and
+    ``inertia`` (3, 3) about it in the point's link axes [kg m^2] (None: a point mass). Its weight and inertia
+    (force m (g - a_P), moment -(I alpha + omega x I omega)) load the link on the surface named after the point.
+    """
+
+    point: str
+    mass: float
+    inertia: Any = None
+
+
+@dataclass(frozen=True)
 class Study:
     """Everything a run needs.
 
@@ -39,8 +51,9 @@ class Study:
     in the link frame). ``inertia_from_meshes``: link mass properties come from the meshes and densities (the
     robot's own values are replaced, so that the FE loads are in equilibrium). ``damping_ratio`` is the modal
     damping of every mode; ``n_modes`` per link; ``quasi_static`` drops elastic inertia. ``tool_point`` names
-    the robot point whose deflection is reported; ``payload_mass_kg`` is used only for the arm's lowest-mode
-    estimate when the payload is given as a force (paper 004: 196 N = 20 kg).
+    the robot point whose deflection is reported; ``payloads`` are rigid masses held at named points (their
+    inertia enters the dynamics and the FE loads); ``payload_mass_kg`` is used only for the arm's lowest-mode
+    estimate when the payload is given as a force instead (paper 004: 196 N = 20 kg).
     """
 
     name: str
@@ -49,6 +62,7 @@ class Study:
     parts: Mapping[str, Any]
     t_end: float
     point_forces: tuple[PointForce, ...] = ()
+    payloads: tuple[Payload, ...] = ()
     n_frames: int = 101
     gravity: tuple[float, float, float] = (0.0, 0.0, -9.81)
     damping_ratio: float = 0.02
@@ -137,6 +151,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         if pf.point not in robot.points:
             raise InputError(f"point force at unknown point {pf.point!r}; the robot's points are "
                              f"{sorted(robot.points)}")
+    payloads = _payloads(study, robot)
 
     # ---- robot mass properties from the meshes
     if study.inertia_from_meshes:
@@ -164,7 +179,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 
     # ---- rigid-body dynamics
     with _bar(progress, 1, "dynamics") as bar:
-        dyn = robot.inverse_dynamics(q, dqd, dqdd, gravity=study.gravity, point_forces=point_forces)
+        dyn = robot.inverse_dynamics(q, dqd, dqdd, gravity=study.gravity, point_forces=point_forces,
+                                     payloads=payloads)
         pb = power_balance(robot, q, dqd, dqdd, dyn, gravity=study.gravity, point_forces=point_forces)
         rigid_eq = float(np.nanmax(link_equilibrium(robot, dyn, gravity=study.gravity,
                                                     point_forces=point_forces)))
@@ -181,7 +197,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         t1 = time.perf_counter()
         part = study.parts[name]
         with _bar(progress, 4, f"FE {name}") as bar:
-            loads = linkloads.link_loads(robot, dyn, name, part, study.gravity, point_forces)
+            loads = linkloads.link_loads(robot, dyn, name, part, study.gravity, point_forces, payloads)
             size = float(np.ptp(part.points, axis=0).max())
             eq_errors[name] = linkloads.equilibrium_residual(analysis.load_resultants(part, loads.F), loads, size)
             bar.update()
@@ -223,6 +239,12 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     # ---- tool-point deflection and arm mode
     tool_defl, arm_hz = _chain_results(study, robot, kin, responses, t)
     warnings = []
+    for name, err in eq_errors.items():
+        if err > 1e-6:
+            mesh_kg, robot_kg = study.parts[name].mass_properties().mass, robot.link(name).mass
+            warnings.append(f"link {name!r}: its FE loads do not balance its joint reaction (relative residual "
+                            f"{err:.2g}); the robot's inertia of this link ({robot_kg:.4g} kg) differs from its mesh "
+                            f"({mesh_kg:.4g} kg): use inertia_from_meshes=True or add the difference as point masses")
     if np.isfinite(arm_hz):
         ramp = grid.shortest_ramp if hasattr(grid, "shortest_ramp") else float("nan")
         if np.isfinite(ramp) and ramp < 3.0 / arm_hz:
@@ -243,6 +265,24 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         summary["timings_s"]["write"] = time.perf_counter() - t2
         results.write_summary(summary, Path(out) / "summary.json")
     return run_result
+
+
+def _payloads(study: Study, robot) -> dict:
+    """Payloads as inverse_dynamics takes them: point name -> (mass, inertia (3, 3)); clear errors."""
+    out = {}
+    for pl in study.payloads:
+        if pl.point not in robot.points:
+            raise InputError(f"payload at unknown point {pl.point!r}; the robot's points are {sorted(robot.points)}")
+        if pl.point in out:
+            raise InputError(f"two payloads at point {pl.point!r}; combine them into one")
+        I = np.zeros((3, 3)) if pl.inertia is None else np.asarray(pl.inertia, float)
+        if not (np.isfinite(pl.mass) and pl.mass > 0):
+            raise InputError(f"payload at {pl.point!r}: mass must be a positive number of kg, got {pl.mass!r}")
+        if I.shape != (3, 3) or not np.allclose(I, I.T) or np.linalg.eigvalsh(0.5 * (I + I.T)).min() < -1e-12:
+            raise InputError(f"payload at {pl.point!r}: inertia must be a symmetric positive semi-definite 3x3 "
+                             f"matrix [kg m^2] about the point in link axes, got {pl.inertia!r}")
+        out[pl.point] = (float(pl.mass), I)
+    return out
 
 
 def _one_sided_acc(law, t, side):
@@ -344,6 +384,11 @@ def _chain_results(study, robot, kin, responses, t):
         masses.append((mp.mass, T[:3, :3] @ mp.com + T[:3, 3], i))
     if study.payload_mass_kg > 0:
         masses.append((study.payload_mass_kg, tool_world[0], i_tool))
+    for pl in study.payloads:
+        lname, xyz = robot.points[pl.point]
+        i = robot.link_names.index(lname)
+        T = kin.T_world_link[0, i]
+        masses.append((pl.mass, T[:3, :3] @ np.asarray(xyz, float) + T[:3, 3], i))
     hz = arm_lowest_mode(chain, kin.T_world_link[0], masses, study.gravity)
     return defl, hz
 

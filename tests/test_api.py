@@ -45,4 +45,4 @@ def test_info_command(capsys):
 
     assert main(["info", str(ROOT / "studies" / "loading_unloading_6dof.py")]) == 0
     out = capsys.readouterr().out
-    assert "upper_arm" in out and "gripper" in out and "f1 Hz" in out
+    assert "upper_arm" in out and "gripper" in out and "f1 Hz" in out and "lowest mode" in out

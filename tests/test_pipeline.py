@@ -97,3 +97,95 @@ def test_fast_ramp_transient_exceeds_quasi_static(arm_parts):
     rs = run(slow, progress=False, write=False).summary["links"]["link1"]
     assert rf["max_von_mises_pa"] > 1.2 * rf["quasi_static_max_von_mises_pa"]
     assert rs["max_von_mises_pa"] == pytest.approx(rs["quasi_static_max_von_mises_pa"], rel=0.02)
+
+
+def tool_patch_parts(arm_parts):
+    """The two-beam parts with the tool patch also named 'gripper_mass' (payload mounting) and a motor pad on
+    link1's top face around mid-span."""
+    p1, p2 = arm_parts["link1"], arm_parts["link2"]
+    pad = p1.select_facets(lambda x: np.isclose(x[2], H / 2) & (np.abs(x[0] - L1 / 2) < 0.03))
+    p1 = p1.with_surfaces({**{k: p1.surface_facets(k) for k in p1.surfaces}, "motor": pad})
+    return {"link1": p1, "link2": p2}
+
+
+def test_payload_mass_at_rest_equals_its_weight_as_a_force(arm_parts):
+    """A 5 kg payload held still at the tool loads the arm exactly like a 5 g N force (same deflection, stress)."""
+    from structcheck.study import Payload
+
+    m, g = 5.0, 9.81
+    base = dict(robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3, quasi_static=True,
+                tool_point="tool")
+    as_mass = run(Study(name="mass", payloads=(Payload("tool", m, np.diag([0.01, 0.02, 0.03])),), **base),
+                  progress=False, write=False).summary
+    as_force = run(Study(name="force", point_forces=(PointForce("tool", m * g, (0, 0, -1)),), **base),
+                   progress=False, write=False).summary
+    assert as_mass["tool_point_deflection_m"] == pytest.approx(as_force["tool_point_deflection_m"], rel=1e-9)
+    for name in ("link1", "link2"):
+        assert as_mass["links"][name]["max_von_mises_pa"] == pytest.approx(
+            as_force["links"][name]["max_von_mises_pa"], rel=1e-9)
+
+
+def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
+    """Joint 1 swings the straight arm (gravity along -z, axes along y) with a payload of mass m and inertia Iyy
+    at the tool: on top of the links, joint 1 needs (Iyy + m (L1 + L2)^2) qdd - m g (L1 + L2) cos(q). The FE loads of each link balance the joint
+    wrenches, and the power balance holds with the payload's energy."""
+    from structcheck.study import Payload, run as run_study
+
+    m, Iyy, Lt = 3.0, 0.04, L1 + L2
+    motion = {"joint1": "STEP(time,0,0,1,40d)"}
+    common = dict(robot=two_beam_robot(), motion=motion, parts=arm_parts, t_end=1.0, n_frames=5, n_modes=3,
+                  tool_point="tool")
+    with_pl = run_study(Study(name="pl", payloads=(Payload("tool", m, np.diag([0.0, Iyy, 0.0])),), **common),
+                        progress=False, write=False)
+    without = run_study(Study(name="nopl", **common), progress=False, write=False)
+    q, qdd = with_pl.q[:, 0], with_pl.qdd[:, 0]
+    # turning about +y takes the arm's x axis to (cos q, 0, -sin q): the weight at r = Lt (cos q, 0, -sin q)
+    # has moment (r x F)_y = r_z F_x - r_x F_z = m g Lt cos q about +y, which the actuator opposes
+    extra = (Iyy + m * Lt ** 2) * qdd - m * 9.81 * Lt * np.cos(q)
+    assert with_pl.tau[:, 0] - without.tau[:, 0] == pytest.approx(extra, rel=1e-9, abs=1e-9)
+    checks = with_pl.summary["checks"]
+    assert checks["power_balance_rel_error"] < 1e-8
+    assert checks["equilibrium_rel_error"] < 1e-8
+
+
+def test_non_structural_mass_loads_its_pad(arm_parts):
+    """A 2 kg motor on link1's top pad: the FE loads still balance the joint wrench (which now carries the
+    motor), and the static deflection grows by the hand-calculated amount of a point load at mid-span."""
+    from structcheck.robot import PointMass
+
+    parts = tool_patch_parts(arm_parts)
+    robot = two_beam_robot()
+    motor = PointMass("motor", 2.0, (L1 / 2, 0.0, H / 2))
+    loaded = robot.with_link("link1", point_masses=(motor,))
+    common = dict(motion={}, parts=parts, t_end=1.0, n_frames=3, quasi_static=True, tool_point="tool")
+    a = run(Study(name="bare", robot=robot, **common), progress=False, write=False).summary
+    b = run(Study(name="motor", robot=loaded, **common), progress=False, write=False).summary
+    assert b["checks"]["equilibrium_rel_error"] < 1e-9
+    E, I = parts["link1"].material.E, H ** 4 / 12
+    W, a_ = 2.0 * 9.81, L1 / 2
+    # point load W at a from the clamp: tip of link1 moves W a^3/3EI + W a^2/2EI (L1 - a), rotates W a^2/2EI;
+    # the tool, L2 further, gains that rotation times L2 (shear terms are below 0.3% here)
+    extra = W * a_ ** 3 / (3 * E * I) + W * a_ ** 2 / (2 * E * I) * (L1 - a_) + W * a_ ** 2 / (2 * E * I) * L2
+    assert b["tool_point_deflection_m"] - a["tool_point_deflection_m"] == pytest.approx(extra, rel=0.03)
+
+
+def test_deflection_limit_enters_the_verdict(arm_parts, tmp_path):
+    from structcheck.cli import main
+
+    base = dict(name="limit", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
+                quasi_static=True, tool_point="tool", point_forces=(PointForce("tool", 100.0, (0, 0, -1)),))
+    free = run(Study(**base), progress=False, write=False).summary
+    d = free["tool_point_deflection_m"]
+    assert free["passed"]
+    assert run(Study(**base, deflection_limit_m=1.01 * d), progress=False, write=False).summary["passed"]
+    assert not run(Study(**base, deflection_limit_m=0.99 * d), progress=False, write=False).summary["passed"]
+
+
+def test_robot_inertia_that_differs_from_the_mesh_is_reported(arm_parts):
+    """With the robot's own (here: massless) links instead of the meshes' mass, the FE body loads cannot balance
+    the joint reactions: the run says so, naming the link and both masses."""
+    study = Study(name="massless", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
+                  quasi_static=True, inertia_from_meshes=False)
+    summary = run(study, progress=False, write=False).summary
+    assert summary["checks"]["equilibrium_rel_error"] > 0.5
+    assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary["warnings"])
