@@ -237,35 +237,44 @@ def read_csv(path: str | os.PathLike) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------------------------------------ VTK
 
 
-def _vtk_grid(points: np.ndarray, cells: np.ndarray):
-    import pyvista as pv
+def _write_vtu(path: Path, points: np.ndarray, cells: np.ndarray, fields: dict[str, np.ndarray]) -> None:
+    """Write an unstructured grid as VTK XML with raw appended binary data (float64, exact).
 
+    Written here rather than through VTK's writer, which pads the ``offset`` attributes with spaces that meshio
+    cannot read (meshio issue 1135); ParaView, pyvista and meshio all read this layout."""
     cell_type = VTK_QUADRATIC_TETRA if cells.shape[1] == 10 else VTK_TETRA
-    return pv.UnstructuredGrid({cell_type: np.asarray(cells, dtype=np.int64)},
-                               np.ascontiguousarray(points, dtype=float))
+    n_pts, n_cells = len(points), len(cells)
+    blocks, offset = [], 0
 
+    def add(array: np.ndarray, vtk_type: str, attrs: str) -> str:
+        nonlocal offset
+        data = np.ascontiguousarray(array).tobytes()
+        blocks.extend([np.uint64(len(data)).tobytes(), data])
+        tag = f'<DataArray type="{vtk_type}" {attrs} format="appended" offset="{offset}"/>'
+        offset += 8 + len(data)
+        return tag
 
-def _set_point_fields(grid, fields: dict[str, np.ndarray]) -> None:
-    from vtk.util.numpy_support import numpy_to_vtk
-
-    pd = grid.GetPointData()
-    for name in list(fields):
-        arr = numpy_to_vtk(np.ascontiguousarray(fields[name], dtype=float), deep=True)
-        arr.SetName(name)
-        pd.AddArray(arr)
-
-
-def _write_vtu(grid, path: Path) -> None:
-    import vtk
-
-    w = vtk.vtkXMLUnstructuredGridWriter()
-    w.SetFileName(str(path))
-    w.SetDataModeToAppended()
-    w.EncodeAppendedDataOff()  # raw binary: ParaView reads it, and it is the fastest to write
-    w.SetCompressorTypeToNone()  # zlib (VTK's default) costs more than the FE itself here
-    w.SetInputData(grid)
-    if not w.Write():
-        raise OSError(f"VTK could not write {path}")
+    point_tags = [add(np.asarray(v, "<f8"), "Float64",
+                      f'Name="{k}" NumberOfComponents="{1 if np.ndim(v) == 1 else np.shape(v)[1]}"')
+                  for k, v in fields.items()]
+    pts_tag = add(np.asarray(points, "<f8"), "Float64", 'NumberOfComponents="3"')
+    conn_tag = add(np.asarray(cells, "<i8").ravel(), "Int64", 'Name="connectivity"')
+    off_tag = add(np.arange(1, n_cells + 1, dtype="<i8") * cells.shape[1], "Int64", 'Name="offsets"')
+    type_tag = add(np.full(n_cells, cell_type, dtype=np.uint8), "UInt8", 'Name="types"')
+    head = "\n".join([
+        '<?xml version="1.0"?>',
+        '<VTKFile type="UnstructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">',
+        "  <UnstructuredGrid>",
+        f'    <Piece NumberOfPoints="{n_pts}" NumberOfCells="{n_cells}">',
+        "      <PointData>", *[f"        {t}" for t in point_tags], "      </PointData>",
+        "      <Points>", f"        {pts_tag}", "      </Points>",
+        "      <Cells>", f"        {conn_tag}", f"        {off_tag}", f"        {type_tag}", "      </Cells>",
+        "    </Piece>", "  </UnstructuredGrid>", '  <AppendedData encoding="raw">', "   _"])
+    with open(path, "wb") as fh:
+        fh.write(head.encode())
+        for b in blocks:
+            fh.write(b)
+        fh.write(b"\n  </AppendedData>\n</VTKFile>\n")
 
 
 def write_paraview(run: RunResult, folder: Path, progress: bool = False) -> None:
@@ -282,10 +291,6 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False) -> None
         for part, name in enumerate(names):
             link = run.links[name]
             i_link = run.link_names.index(name)
-            grid = _vtk_grid(link.points, link.cells)
-            from vtk.util.numpy_support import numpy_to_vtk
-
-            pts = grid.GetPoints()
             for k, t in enumerate(run.frame_times):
                 T = run.T_world_link_frames[k, i_link]
                 R, p = T[:3, :3], T[:3, 3]
@@ -293,16 +298,11 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False) -> None
                 # displacement is stored in link axes; world axes for the placed mesh
                 if "displacement" in fields:
                     fields["displacement"] = fields["displacement"] @ R.T
-                pts.SetData(numpy_to_vtk(np.ascontiguousarray(link.points @ R.T + p), deep=True))
-                grid.GetPointData().Initialize()
-                _set_point_fields(grid, fields)
                 fname = f"vtk/{name}_{k:04d}.vtu"
-                _write_vtu(grid, folder / fname)
+                _write_vtu(folder / fname, link.points @ R.T + p, link.cells, fields)
                 entries.append((float(t), part, name, fname))
                 bar.update()
-            env = _vtk_grid(link.points, link.cells)
-            _set_point_fields(env, link.envelope)
-            _write_vtu(env, folder / f"vtk/{name}_envelope.vtu")
+            _write_vtu(folder / f"vtk/{name}_envelope.vtu", link.points, link.cells, link.envelope)
     lines = ['<?xml version="1.0"?>',
              '<VTKFile type="Collection" version="0.1" byte_order="LittleEndian">', "  <Collection>"]
     for t, part, name, fname in entries:

@@ -62,6 +62,23 @@ def test_round_trip_through_paraview_reader(tmp_path):
     assert env.point_data["von_mises"].max() == run.links["arm"].max_von_mises_pa
 
 
+def test_frames_read_back_exactly_with_meshio(tmp_path):
+    """meshio (not only VTK) reads every frame: same points, quadratic tets and fields, bit for bit."""
+    import meshio
+
+    run = tiny_run()
+    out = write_results(run, tmp_path / "res", plots=False)
+    link = run.links["arm"]
+    for k in range(len(run.frame_times)):
+        m = meshio.read(out / "vtk" / f"arm_{k:04d}.vtu")
+        assert [c.type for c in m.cells] == ["tetra10"]
+        np.testing.assert_array_equal(m.cells[0].data, link.cells)
+        np.testing.assert_array_equal(m.points, POINTS + [0, 0, k])
+        for f in ("von_mises", "equivalent_strain", "safety_factor"):
+            np.testing.assert_array_equal(m.point_data[f].ravel(), link.frame_fields[f][k])
+        np.testing.assert_array_equal(m.point_data["displacement"], link.frame_fields["displacement"][k])
+
+
 def test_summary_and_csv_exact(tmp_path):
     run = tiny_run()
     out = write_results(run, tmp_path / "res", vtk=False, plots=False)
