@@ -361,7 +361,9 @@ class _Piecewise:
     t0: float
     t1: float
 
-    def _poly(self, tau):  # returns value, velocity, acceleration for tau in [t0, t1]
+    def _poly(self, tau, side=1):
+        """Value, velocity, acceleration for tau in [t0, t1]; ``side`` picks the one-sided acceleration at
+        interior breakpoints (+1 right, -1 left)."""
         raise NotImplementedError
 
     @property
@@ -375,7 +377,7 @@ class _Piecewise:
     def _eval(self, t, side=1):
         t = _as_array(t)
         tc = np.clip(t, self.t0, self.t1)
-        f, d, dd = self._poly(tc)
+        f, d, dd = self._poly(tc, side)
         # velocity is continuous: the closed interval; acceleration may jump: the chosen one-sided limit
         closed = (t >= self.t0) & (t <= self.t1)
         inside = (t > self.t0) & (t < self.t1) | ((t == self.t0) if side > 0 else (t == self.t1))
@@ -408,7 +410,7 @@ class Quintic(_Piecewise):
         if not self.t1 > self.t0:
             raise InputError(f"Quintic needs t1 > t0, got t0 = {self.t0}, t1 = {self.t1}")
 
-    def _poly(self, tc):
+    def _poly(self, tc, side=1):
         T = self.t1 - self.t0
         A = np.array([[T ** 3, T ** 4, T ** 5], [3 * T ** 2, 4 * T ** 3, 5 * T ** 4], [6 * T, 12 * T ** 2, 20 * T ** 3]])
         rhs = np.array([self.q1 - self.q0 - self.v0 * T - self.a0 * T ** 2 / 2, self.v1 - self.v0 - self.a0 * T,
@@ -460,13 +462,14 @@ class Trapezoidal(_Piecewise):
         v, ta, tc = self._phases
         return (self.t0, self.t0 + ta, self.t0 + ta + tc, self.t1)
 
-    def _poly(self, tc_):
+    def _poly(self, tc_, side=1):
         v, ta, tc = self._phases
         sgn = 1.0 if self.q1 >= self.q0 else -1.0
         a = self.a_max
         s = tc_ - self.t0
         T = 2 * ta + tc
-        acc = np.where(s < ta, a, np.where(s < ta + tc, 0.0, -a))
+        before = (lambda x, b: x < b) if side > 0 else (lambda x, b: x <= b)
+        acc = np.where(before(s, ta), a, np.where(before(s, ta + tc), 0.0, -a))
         vel = np.where(s < ta, a * s, np.where(s < ta + tc, v, v - a * (s - ta - tc)))
         pos = np.where(s < ta, a * s ** 2 / 2, np.where(s < ta + tc, v * ta / 2 + v * (s - ta),
                                                         v * ta / 2 + v * tc + v * (s - ta - tc) - a * (s - ta - tc) ** 2 / 2))
@@ -532,7 +535,7 @@ class ModifiedTrapezoidal(_Piecewise):
                               p_3q + (1 / w + 0.5) * (u - 0.75) + (1 - np.sin(w * (1 - u))) / w ** 2))
         return v * Ta, p * Ta * Ta
 
-    def _poly(self, tc_):
+    def _poly(self, tc_, side=1):
         v, Ta, Tc = self._phases
         a = self.a_max
         sgn = 1.0 if self.q1 >= self.q0 else -1.0

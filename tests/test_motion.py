@@ -132,6 +132,16 @@ def test_trapezoidal_profiles():
     np.testing.assert_allclose(np.gradient(mt.velocity(t), t)[1:-1], mt.acceleration(t)[1:-1], atol=2e-3)
 
 
+def test_trapezoid_one_sided_accelerations_at_every_breakpoint():
+    tr = Trapezoidal(0.0, 1.0, v_max=0.5, a_max=1.0, t0=0.25)
+    t0, ta_end, tc_end, t1 = tr.breakpoints  # start, end of acceleration, start of deceleration, stop
+    b = np.array([t0, ta_end, tc_end, t1])
+    np.testing.assert_array_equal(tr.acceleration(b, side=-1), [0.0, 1.0, 0.0, -1.0])
+    np.testing.assert_array_equal(tr.acceleration(b, side=1), [1.0, 0.0, -1.0, 0.0])
+    down = Trapezoidal(1.0, 0.0, v_max=0.5, a_max=1.0, t0=0.25)
+    np.testing.assert_array_equal(down.acceleration(b, side=-1), [0.0, -1.0, 0.0, 1.0])
+
+
 def test_bspline_through_waypoints():
     b = BSpline((0, 1, 2.5, 4), (0.0, 0.5, -0.2, 1.0))
     np.testing.assert_allclose(b.value(np.array([0, 1, 2.5, 4.0])), [0, 0.5, -0.2, 1.0], atol=1e-12)

@@ -1,0 +1,584 @@
+"""Inverse kinematics: batch damped least squares for any robot, and the closed forms of the seed robots.
+
+Numerical IK (:func:`solve_ik`) drives a named robot point to target positions and, optionally, a tool axis of its
+link to target directions or the link frame to target orientations. The task has the dimension of what is asked:
+
+=========================  ====  ===================================================================
+targets given              rows  residual (world axes)
+=========================  ====  ===================================================================
+position                   3     p_target - p [m]
+position + axis            5     rotation vector turning the tool axis onto the target axis, its two
+                                 components normal to the target axis [rad]
+position + rotation        6     rotation vector of R_target R^T [rad]
+=========================  ====  ===================================================================
+
+All targets are solved together: every Levenberg-Marquardt iteration is one batched forward kinematics, one
+batched Jacobian and one batched SVD over the samples still iterating (no Python loop over samples).
+
+Closed forms:
+
+* :func:`paper004_ik`: paper 004's arm (Xu et al. 2025, Table 1, modified D-H). Joints 2, 3, 4 are parallel and
+  joints 5, 6 coaxial (alpha5 = a5 = 0), so theta1 sets the vertical arm plane, theta2..theta4 place the wrist and
+  pitch the tool axis inside that plane, and only theta5 + theta6 (the roll about the tool axis) is observable.
+  The tool pose therefore has 5 independent coordinates -- position, pitch of the axis in the arm plane, roll --
+  and a tool axis that leaves the vertical plane through the base axis and the tool point cannot be reached.
+* :func:`mg400_fk`, :func:`mg400_ik`: the DOBOT MG400 of paper 002 (Zhang, Li, Zhang 2023), eqs. (6) and (27).
+
+Angles in rad, lengths in m; arrays are sample-first.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+
+LIMIT_MODES = ("respect", "report")
+
+
+class UnreachableError(InputError):
+    """IK found no solution for some targets. ``index`` is the first failing target, ``residual`` its
+    (position error [m], angle error [rad]), ``result`` the full :class:`IKResult` (closest configurations)."""
+
+    def __init__(self, message, index=None, residual=None, result=None):
+        super().__init__(message)
+        self.index = index
+        self.residual = residual
+        self.result = result
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """Batch IK result. ``q`` (n, n_dof) absolute joint values (the closest found where not converged);
+    ``converged`` (n,); ``position_error`` (n,) [m]; ``angle_error`` (n,) [rad] (0 for a position task);
+    ``iterations`` (n,); ``within_limits`` (n,); ``rank`` (n,) rank of the task Jacobian over the free joints
+    at ``q``; ``task`` 'position', 'position+axis' or 'pose'."""
+
+    q: np.ndarray
+    converged: np.ndarray
+    position_error: np.ndarray
+    angle_error: np.ndarray
+    iterations: np.ndarray
+    within_limits: np.ndarray
+    rank: np.ndarray
+    task: str
+
+
+# ------------------------------------------------------------------------------------------ task definition
+
+
+def _resolve_point(robot, point):
+    if isinstance(point, str):
+        if point not in robot.points:
+            raise InputError(f"unknown point {point!r}; the robot's points are {sorted(robot.points)}")
+        link, xyz = robot.points[point]
+        return point, link, np.asarray(xyz, float)
+    try:
+        link, xyz = point
+        xyz = np.asarray(xyz, float).reshape(3)
+    except (TypeError, ValueError):
+        raise InputError(f"a point is a name of robot.points or (link name, (3,) xyz), got {point!r}") from None
+    if link not in robot.link_names:
+        raise InputError(f"point on unknown link {link!r}; the robot's links are {list(robot.link_names)}")
+    return f"{link}:{tuple(xyz)}", link, xyz
+
+
+def _vectors(x, n, what):
+    """(n, 3) from (3,) or (n, 3); n = None takes the count from x."""
+    a = np.asarray(x, float)
+    if a.ndim == 1:
+        a = a[None, :]
+    if a.ndim != 2 or a.shape[1] != 3 or (n is not None and a.shape[0] not in (1, n)):
+        want = "(3,) or (n, 3)" if n is None else f"(3,) or ({n}, 3)"
+        raise InputError(f"{what} must have shape {want}, got {np.shape(x)}")
+    if not np.all(np.isfinite(a)):
+        k = int(np.argmax(~np.all(np.isfinite(a), axis=1)))
+        raise InputError(f"{what} of target {k} is not finite (NaN or inf)")
+    return a if n is None or a.shape[0] == n else np.repeat(a, n, axis=0)
+
+
+def _unit_rows(a, what):
+    norm = np.linalg.norm(a, axis=1)
+    if np.any(norm < 1e-12):
+        k = int(np.argmax(norm < 1e-12))
+        raise InputError(f"{what} of target {k} is a zero vector; give a direction")
+    return a / norm[:, None]
+
+
+def _perp_basis(a):
+    """Two unit vectors (n, 2, 3) normal to unit vectors a (n, 3) and to each other."""
+    helper = np.where(np.abs(a[:, [0]]) < 0.9, [[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0]])
+    b1 = np.cross(a, helper)
+    b1 /= np.linalg.norm(b1, axis=1)[:, None]
+    return np.stack([b1, np.cross(a, b1)], axis=1)
+
+
+def _rotvec(R):
+    """Rotation vectors (n, 3) of rotation matrices (n, 3, 3), through the quaternion (Shepperd's method: the
+    largest of the four candidate pivots, so it is accurate at every angle up to and including pi)."""
+    R = np.asarray(R, float)
+    r00, r11, r22 = R[:, 0, 0], R[:, 1, 1], R[:, 2, 2]
+    piv = np.stack([r00 + r11 + r22, r00, r11, r22], axis=1)
+    k = np.argmax(np.stack([piv[:, 0], r00 - r11 - r22, r11 - r00 - r22, r22 - r00 - r11], axis=1), axis=1)
+    d21, d02, d10 = R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0], R[:, 1, 0] - R[:, 0, 1]
+    s01, s02, s12 = R[:, 0, 1] + R[:, 1, 0], R[:, 0, 2] + R[:, 2, 0], R[:, 1, 2] + R[:, 2, 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w0 = np.sqrt(np.maximum(1 + r00 + r11 + r22, 0)) / 2
+        x1 = np.sqrt(np.maximum(1 + r00 - r11 - r22, 0)) / 2
+        y2 = np.sqrt(np.maximum(1 - r00 + r11 - r22, 0)) / 2
+        z3 = np.sqrt(np.maximum(1 - r00 - r11 + r22, 0)) / 2
+        cands = np.stack([
+            np.stack([w0, d21 / (4 * w0), d02 / (4 * w0), d10 / (4 * w0)], axis=1),
+            np.stack([d21 / (4 * x1), x1, s01 / (4 * x1), s02 / (4 * x1)], axis=1),
+            np.stack([d02 / (4 * y2), s01 / (4 * y2), y2, s12 / (4 * y2)], axis=1),
+            np.stack([d10 / (4 * z3), s02 / (4 * z3), s12 / (4 * z3), z3], axis=1)], axis=1)
+    quat = cands[np.arange(len(k)), k]
+    quat *= np.where(quat[:, :1] < 0, -1.0, 1.0)
+    v = quat[:, 1:]
+    sv = np.linalg.norm(v, axis=1)
+    angle = 2 * np.arctan2(sv, quat[:, 0])
+    # angle / sin(angle / 2) -> 2 as the angle -> 0
+    scale = np.where(sv > 1e-12, angle / np.maximum(sv, 1e-300), 2.0 / np.maximum(quat[:, 0], 1e-300))
+    return v * scale[:, None]
+
+
+def _point_jacobian(robot, T, link, xyz):
+    """Geometric Jacobian (n, 6, n_dof) of point xyz on ``link`` from link placements T (n, n_links, 4, 4);
+    the same conventions as structcheck.kinematics.jacobian (rows [v; w], world axes), without a second forward
+    kinematics pass."""
+    li = robot.link_names.index(link)
+    x = T[:, li, :3, :3] @ xyz + T[:, li, :3, 3]
+    J = np.zeros((T.shape[0], 6, robot.n_dof))
+    col = {nm: k for k, nm in enumerate(robot.dof_names)}
+    by_child = {j.child: j for j in robot.joints}
+    ln = link
+    while ln in by_child:
+        j = by_child[ln]
+        ln = j.parent
+        if not j.movable:
+            continue
+        c = robot.link_names.index(j.child)
+        z = T[:, c, :3, :3] @ j.axis
+        src, m = (j.name, 1.0) if j.mimic is None else (j.mimic[0], j.mimic[1])
+        k = col[src]
+        if j.type == "prismatic":
+            J[:, :3, k] += m * z
+        else:
+            J[:, :3, k] += m * np.cross(z, x - T[:, c, :3, 3])
+            J[:, 3:, k] += m * z
+    return J
+
+
+class _Task:
+    """Residual and Jacobian of one IK task for all targets (rows of the arrays)."""
+
+    def __init__(self, robot, point, position, axis=None, rotation=None, tool_axis=(0.0, 0.0, 1.0)):
+        if axis is not None and rotation is not None:
+            raise InputError("give either axis= (tool axis direction, 5-D task) or rotation= (full orientation, "
+                             "6-D task), not both")
+        self.robot = robot
+        self.name, self.link, self.xyz = _resolve_point(robot, point)
+        self.li = robot.link_names.index(self.link)
+        self.p = _vectors(position, None, "target position")
+        n = self.p.shape[0]
+        self.kind, self.rows = "position", 3
+        if axis is not None:
+            self.kind, self.rows = "position+axis", 5
+            self.a = _unit_rows(_vectors(axis, n, "target axis"), "target axis")
+            self.basis = _perp_basis(self.a)
+            ta = np.asarray(tool_axis, float).reshape(-1)
+            if ta.shape != (3,) or not np.linalg.norm(ta) > 0:
+                raise InputError(f"tool_axis must be a nonzero (3,) vector in the link frame, got {tool_axis!r}")
+            self.tool_axis = ta / np.linalg.norm(ta)
+        if rotation is not None:
+            self.kind, self.rows = "pose", 6
+            R = np.asarray(rotation, float)
+            if R.ndim == 2:
+                R = R[None]
+            if R.ndim != 3 or R.shape[1:] != (3, 3) or R.shape[0] not in (1, n):
+                raise InputError(f"target rotation must have shape (3, 3) or ({n}, 3, 3), got {np.shape(rotation)}")
+            R = np.broadcast_to(R, (n, 3, 3))
+            dev = np.abs(np.einsum("nji,njk->nik", R, R) - np.eye(3)).max(axis=(1, 2))
+            bad = ~(dev < 1e-6) | ~(np.linalg.det(R) > 0)
+            if bad.any():
+                k = int(np.argmax(bad))
+                raise InputError(f"target rotation {k} is not a rotation matrix (R^T R - I up to {dev[k]:.2g}, "
+                                 f"det {np.linalg.det(R[k]):.4g})")
+            self.R = R
+        self.n = n
+
+    def subset(self, idx):
+        """Target arrays of the samples ``idx``."""
+        out = {"p": self.p[idx]}
+        if self.kind == "position+axis":
+            out.update(a=self.a[idx], basis=self.basis[idx])
+        elif self.kind == "pose":
+            out["R"] = self.R[idx]
+        return out
+
+    def evaluate(self, q, tgt):
+        """Residual r (n, rows), Jacobian (n, rows, n_dof), position error [m] and angle error [rad]."""
+        from .kinematics import forward_kinematics
+
+        Tall = forward_kinematics(self.robot, q)
+        T = Tall[:, self.li]
+        R = T[:, :3, :3]
+        p = R @ self.xyz + T[:, :3, 3]
+        J = _point_jacobian(self.robot, Tall, self.link, self.xyz)
+        dp = tgt["p"] - p
+        pos_err = np.linalg.norm(dp, axis=1)
+        if self.kind == "position":
+            return dp, J[:, :3], pos_err, np.zeros_like(pos_err)
+        if self.kind == "position+axis":
+            a = R @ self.tool_axis
+            at = tgt["a"]
+            c = np.cross(a, at)
+            s = np.linalg.norm(c, axis=1)
+            ang = np.arctan2(s, np.einsum("ni,ni->n", a, at))
+            # rotation vector turning a onto at; for at = -a any normal axis will do
+            u = np.where(s[:, None] > 1e-300, c / np.maximum(s, 1e-300)[:, None], tgt["basis"][:, 0])
+            e = ang[:, None] * u
+            B = tgt["basis"]
+            r = np.concatenate([dp, np.einsum("nki,ni->nk", B, e)], axis=1)
+            Jt = np.concatenate([J[:, :3], np.einsum("nki,nij->nkj", B, J[:, 3:])], axis=1)
+            return r, Jt, pos_err, ang
+        e = _rotvec(np.einsum("nij,nkj->nik", tgt["R"], R))
+        return np.concatenate([dp, e], axis=1), J, pos_err, np.linalg.norm(e, axis=1)
+
+
+# ------------------------------------------------------------------------------------------ joint limits
+
+
+def _limit_arrays(robot):
+    lower, upper = robot.lower.copy(), robot.upper.copy()
+    revolute = np.array([robot.joint(n).type in ("revolute", "continuous") for n in robot.dof_names])
+    return lower, upper, revolute
+
+
+def wrap_to_limits(q, lower, upper, revolute=None):
+    """Shift revolute angles by whole turns into [lower, upper] where a turn fits (others unchanged).
+
+    ``q`` (n, n_dof) [rad or m]; ``lower``, ``upper`` (n_dof,) absolute limits; ``revolute`` (n_dof,) bool mask
+    (default all). Returns a new array; values with no equivalent inside the limits are left as they are."""
+    q = np.array(q, float)
+    lower = np.broadcast_to(np.asarray(lower, float), q.shape)
+    upper = np.broadcast_to(np.asarray(upper, float), q.shape)
+    rev = np.ones(q.shape[-1], bool) if revolute is None else np.asarray(revolute, bool)
+    two_pi = 2 * np.pi
+    with np.errstate(invalid="ignore"):
+        up = lower + np.mod(q - lower, two_pi)  # the smallest equivalent >= lower
+        fits_low = np.isfinite(lower) & (up <= upper)
+        down = upper - np.mod(upper - q, two_pi)  # the largest equivalent <= upper
+        fits_high = ~np.isfinite(lower) & np.isfinite(upper)
+    inside = (q >= lower) & (q <= upper)
+    new = np.where(fits_low & ~inside, up, np.where(fits_high & ~inside, down, q))
+    return np.where(rev, new, q)
+
+
+def _project(q, lower, upper, revolute):
+    return np.clip(wrap_to_limits(q, lower, upper, revolute), lower, upper)
+
+
+# ------------------------------------------------------------------------------------------ numerical IK
+
+
+def solve_ik(robot, point, position, *, axis=None, rotation=None, tool_axis=(0.0, 0.0, 1.0), seed=None,
+             locked=(), limits: str = "respect", tol: float = 1e-12, angle_tol: float = 1e-12,
+             max_iter: int = 200, damping: float = 1e-6, raise_on_failure: bool = True,
+             times=None) -> IKResult:
+    """Joint values that bring robot ``point`` to ``position`` (n, 3) or (3,) [m, world], optionally turning the
+    link's ``tool_axis`` (link frame, default z) onto ``axis`` (n, 3) or (3,) (5-D task), or the link frame onto
+    ``rotation`` (n, 3, 3) or (3, 3) (6-D task).
+
+    Batch Levenberg-Marquardt: ``dq = V diag(s / (s^2 + lambda^2)) U^T r`` from the SVD of the task Jacobian over
+    the free joints, lambda adapted per target (divided by 3 after a step that lowers |r|, multiplied by 10 and
+    the step retried otherwise), starting from ``damping``. Singular values below 1e-10 of the largest are
+    dropped, so a task of lower rank than its row count (paper 004's coaxial wrist) still converges for reachable
+    targets. ``seed`` (n_dof,) or (n, n_dof) absolute start values (default: home); ``locked`` joint names held
+    at their seed values (e.g. to fix how a redundant arm splits a motion). ``limits='respect'`` keeps every
+    iterate inside the joint limits (revolute joints wrapped by whole turns first); ``'report'`` leaves them free
+    and reports ``within_limits``. Converged when the position error <= ``tol`` [m] and the angle error <=
+    ``angle_tol`` [rad]. With ``raise_on_failure`` an :class:`UnreachableError` names the first target that did
+    not converge (``times`` (n,) [s] adds its time to the message); otherwise inspect ``result.converged``.
+    """
+    if limits not in LIMIT_MODES:
+        raise InputError(f"limits must be one of {LIMIT_MODES}, got {limits!r}")
+    if not (tol > 0 and angle_tol > 0 and max_iter >= 1):
+        raise InputError(f"tol and angle_tol must be > 0 and max_iter >= 1, got {tol}, {angle_tol}, {max_iter}")
+    task = _Task(robot, point, position, axis, rotation, tool_axis)
+    n, nd = task.n, robot.n_dof
+    free = _free_mask(robot, locked)
+    if seed is None:
+        q = np.tile(robot.home, (n, 1))
+    else:
+        s = np.asarray(seed, float)
+        if s.ndim == 1:
+            s = s[None, :]
+        if s.ndim != 2 or s.shape[1] != nd or s.shape[0] not in (1, n):
+            raise InputError(f"seed must have shape ({nd},) or ({n}, {nd}) for joints {list(robot.dof_names)}, "
+                             f"got {np.shape(seed)}")
+        if not np.all(np.isfinite(s)):
+            raise InputError("seed contains NaN or inf")
+        q = np.array(np.broadcast_to(s, (n, nd)))
+    if times is not None:
+        times = np.asarray(times, float).reshape(-1)
+        if times.shape != (n,):
+            raise InputError(f"times must have one value per target ({n}), got {times.shape[0]}")
+    lower, upper, revolute = _limit_arrays(robot)
+    respect = limits == "respect"
+    if respect:
+        q = _project(q, lower, upper, revolute)
+
+    everything = np.arange(n)
+    r, J, pe, ae = task.evaluate(q, task.subset(everything))
+    cost = np.einsum("ni,ni->n", r, r)
+    lam = np.full(n, float(damping))
+    iters = np.zeros(n, int)
+    failed = np.zeros(n, bool)
+    for _ in range(max_iter):
+        done = (pe <= tol) & (ae <= angle_tol)
+        act = np.nonzero(~done & ~failed)[0]
+        if not len(act):
+            break
+        dq = _dls_step(J[act][:, :, free], r[act], lam[act])
+        q_try = q[act].copy()
+        q_try[:, free] += dq
+        if respect:
+            q_try = _project(q_try, lower, upper, revolute)
+        r_t, J_t, pe_t, ae_t = task.evaluate(q_try, task.subset(act))
+        c_t = np.einsum("ni,ni->n", r_t, r_t)
+        better = c_t < cost[act]
+        acc = act[better]
+        q[acc], r[acc], J[acc], pe[acc], ae[acc], cost[acc] = (q_try[better], r_t[better], J_t[better],
+                                                              pe_t[better], ae_t[better], c_t[better])
+        lam[acc] = np.maximum(lam[acc] / 3.0, 1e-12)
+        rej = act[~better]
+        lam[rej] *= 10.0
+        iters[act] += 1
+        # no step of any damping lowers |r|: a local minimum of the residual (or a limit) -- stop trying
+        failed |= lam > 1e8
+    converged = (pe <= tol) & (ae <= angle_tol)
+    s = np.linalg.svd(J[:, :, free], compute_uv=False)
+    rank = np.sum(s > 1e-10 * s[:, :1], axis=1) if s.shape[1] else np.zeros(n, int)
+    within = np.all((q >= lower - 1e-12) & (q <= upper + 1e-12), axis=1)
+    result = IKResult(q=q, converged=converged, position_error=pe, angle_error=ae, iterations=iters,
+                      within_limits=within, rank=rank, task=task.kind)
+    if raise_on_failure and not converged.all():
+        raise _failure(robot, task, result, times, lower, upper, respect)
+    return result
+
+
+def _free_mask(robot, locked):
+    if isinstance(locked, str):
+        locked = (locked,)
+    unknown = [j for j in locked if j not in robot.dof_names]
+    if unknown:
+        raise InputError(f"locked names unknown joints {unknown}; the robot's movable joints are "
+                         f"{list(robot.dof_names)}")
+    free = np.array([n not in locked for n in robot.dof_names])
+    if not free.any():
+        raise InputError("every joint is locked: nothing left for IK to move")
+    return free
+
+
+def _dls_step(J, r, lam):
+    """Damped least-squares steps (n, n_free) for Jacobians J (n, m, n_free) and residuals r (n, m)."""
+    U, s, Vt = np.linalg.svd(J, full_matrices=False)
+    keep = s > 1e-10 * s[:, :1]
+    f = np.where(keep, s / (s * s + lam[:, None] ** 2), 0.0)
+    return np.einsum("nki,nk->ni", Vt, f * np.einsum("nmk,nm->nk", U, r))
+
+
+def _failure(robot, task, res, times, lower, upper, respect):
+    bad = np.nonzero(~res.converged)[0]
+    k = int(bad[0])
+    when = f"target {k}" + (f" (time {times[k]:g} s)" if times is not None else "")
+    what = f"the point {task.name!r} stays {res.position_error[k]:.3g} m from its target position"
+    if task.kind != "position":
+        what += f" and the {'tool axis' if task.kind == 'position+axis' else 'orientation'} " \
+                f"{math.degrees(res.angle_error[k]):.3g} deg off"
+    at_limit = [robot.dof_names[i] for i in range(robot.n_dof)
+                if respect and (abs(res.q[k, i] - lower[i]) < 1e-9 or abs(res.q[k, i] - upper[i]) < 1e-9)]
+    lim = (f"; joints {at_limit} end at their limits (solutions may exist only beyond them)" if at_limit else "")
+    msg = (f"IK found no solution for {len(bad)} of {task.n} targets; first: {when}: {what} after "
+           f"{res.iterations[k]} iterations (task {task.kind}, Jacobian rank {res.rank[k]}){lim}. The target is "
+           f"out of reach, or the iteration stalled far from the seed: check the target or give a closer seed")
+    return UnreachableError(msg, index=k, residual=(float(res.position_error[k]), float(res.angle_error[k])),
+                            result=res)
+
+
+# ------------------------------------------------------------------------------------------ paper 004 closed form
+
+#: paper 004, Table 1 (modified D-H): d1, a2, a3, d6 [m]
+PAPER004_DIMENSIONS = {"d1": 0.250, "a2": 0.385, "a3": 0.392, "d6": 0.188}
+#: order of the branches returned by :func:`paper004_ik`
+PAPER004_BRANCHES = ("theta1 = atan2(py, px) (eq. 6), theta3 >= 0", "theta1 = atan2(py, px) (eq. 6), theta3 < 0",
+                     "theta1 = atan2(py, px) + 180 deg, theta3 >= 0", "theta1 = atan2(py, px) + 180 deg, theta3 < 0")
+
+
+def _wrap(x):
+    """Angles wrapped into (-pi, pi]."""
+    return np.pi - np.mod(np.pi - x, 2 * np.pi)
+
+
+def paper004_ik(position, axis, x_axis=None, *, theta5=0.0, d1=0.250, a2=0.385, a3=0.392, d6=0.188,
+                tol=1e-9, theta1_free=np.pi / 2) -> np.ndarray:
+    """All closed-form IK branches of paper 004's arm: (n, 4, 6) joint values [rad], order PAPER004_BRANCHES.
+
+    ``position`` (n, 3) or (3,) [m]: the claw frame origin (frame 6, d6 beyond the wrist along the tool axis;
+    for a tool point further along the axis pass ``d6 + offset``); ``axis`` (n, 3) or (3,): the tool axis z6;
+    ``x_axis`` (n, 3) or (3,), optional: x6, which sets the roll about the tool axis. Defaults are the paper's
+    Table 1 [m].
+
+    Geometry (derived from Table 1; the paper's eqs. (6)-(23) hold the errata listed in the seeds README): in
+    the vertical plane of theta1 with radial unit u = (C1, S1, 0), the wrist point w = p - d6 a satisfies
+    (u.w, w_z - d1) = a2 (C2, S2) + a3 (C23, S23), and the tool axis is a = -sin(theta234) u + cos(theta234) z.
+    theta1 takes both planes through the target (eq. 6's atan2(py, px) and the missing +180 deg branch), theta3
+    both elbow signs; theta4 = theta234 - theta2 - theta3. Joints 5 and 6 are coaxial, so there is no wrist
+    flip and only the roll psi = theta5 + theta6 is fixed (by ``x_axis``; psi = 0, the home roll, without it).
+    Split rule: theta5 = ``theta5`` (default 0, its home value), theta6 = psi - theta5. At the edge of the reach
+    (elbow straight or folded) the two elbow branches coincide. At home
+    (90, 90, 90, -90, 0, 0) deg branch 2 gives the home pose. Angles are wrapped into (-180, 180] deg.
+
+    Errors (InputError) name the target: a wrist point out of the annulus |a2 - a3| <= |w - shoulder| <= a2 + a3,
+    a tool axis (or point) that leaves the vertical plane through the base axis by more than ``tol``, an x_axis
+    not normal to the axis. If the point and the axis both lie on the base axis, theta1 is free and set to
+    ``theta1_free`` (default its home value 90 deg)."""
+    p = _vectors(position, None, "position")
+    n = p.shape[0]
+    a = _unit_rows(_vectors(axis, n, "axis"), "axis")
+    ph, ah = p[:, :2], a[:, :2]
+    # the arm plane: from the point, or from the axis when the point is on the base axis
+    use_p = np.linalg.norm(ph, axis=1) > tol
+    use_a = ~use_p & (np.linalg.norm(ah, axis=1) > tol)
+    t1 = np.where(use_p, np.arctan2(p[:, 1], p[:, 0]), np.where(use_a, np.arctan2(a[:, 1], a[:, 0]), theta1_free))
+    C1, S1 = np.cos(t1), np.sin(t1)
+    off_p = -S1 * p[:, 0] + C1 * p[:, 1]
+    off_a = -S1 * a[:, 0] + C1 * a[:, 1]
+    bad = (np.abs(off_p) > tol) | (np.abs(off_a) > tol)
+    if bad.any():
+        k = int(np.argmax(bad))
+        tilt = math.degrees(math.asin(min(1.0, abs(off_a[k]))))
+        raise InputError(
+            f"target {k}: the tool axis leaves the arm's vertical plane by {tilt:.3g} deg (point off by "
+            f"{abs(off_p[k]):.3g} m). Joints 5 and 6 of this arm are coaxial: the tool axis can "
+            f"only point within the vertical plane through the base axis and the tool point")
+    if x_axis is not None:
+        nx = _vectors(x_axis, n, "x_axis")
+        nx = _unit_rows(nx, "x_axis")
+        dot = np.abs(np.einsum("ni,ni->n", nx, a))
+        if np.any(dot > 1e-6):
+            k = int(np.argmax(dot > 1e-6))
+            raise InputError(f"target {k}: x_axis is not normal to the axis (cos of their angle {dot[k]:.3g})")
+    w = p - d6 * a
+    out = np.zeros((n, 4, 6))
+    reach_lo, reach_hi = abs(a2 - a3), a2 + a3
+    for sh, t1s in enumerate((t1, t1 + np.pi)):
+        c1, s1 = np.cos(t1s), np.sin(t1s)
+        u = np.stack([c1, s1, np.zeros(n)], axis=1)
+        rw, zw = np.einsum("ni,ni->n", u, w), w[:, 2] - d1
+        c3 = (rw ** 2 + zw ** 2 - a2 ** 2 - a3 ** 2) / (2 * a2 * a3)
+        out_of_reach = np.abs(c3) > 1 + 1e-12
+        if out_of_reach.any():
+            k = int(np.argmax(out_of_reach))
+            raise InputError(f"target {k} is out of reach: the wrist point is {math.hypot(rw[k], zw[k]):.4g} m from "
+                             f"the shoulder (joint 2 axis), the arm reaches {reach_lo:.4g} to {reach_hi:.4g} m")
+        c3 = np.clip(c3, -1.0, 1.0)
+        t234 = np.arctan2(-np.einsum("ni,ni->n", u, a), a[:, 2])
+        for el, sign in enumerate((1.0, -1.0)):
+            t3 = sign * np.arccos(c3)
+            t2 = np.arctan2(zw, rw) - np.arctan2(a3 * np.sin(t3), a2 + a3 * np.cos(t3))
+            t4 = t234 - t2 - t3
+            if x_axis is None:
+                psi = np.zeros(n)
+            else:
+                # R_04^T R = RotX(-90 deg) RotZ(psi): psi from x4 . x6 = cos psi and x4 . y6 = -sin psi
+                x4 = np.cos(t234)[:, None] * u + np.sin(t234)[:, None] * np.array([0.0, 0.0, 1.0])
+                y6 = np.cross(a, nx)
+                psi = np.arctan2(-np.einsum("ni,ni->n", x4, y6), np.einsum("ni,ni->n", x4, nx))
+            b = 2 * sh + el
+            out[:, b] = _wrap(np.stack([t1s, t2, t3, t4, np.full(n, theta5), psi - theta5], axis=1))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ paper 002: MG400
+
+#: paper 002, Table 2 (standard D-H, the equivalent serial arm) and Table 1 / eq. (4) (base offset) [m].
+#: Radial offset of the end point from the J1 axis: a1 + a33b = 43.5 + 66 = 109.5 mm; height at the
+#: shoulder-level pose: 123 + 105 - 36 = 192 mm (eq. 6).
+MG400 = {"a1": 0.0435, "a2": 0.175, "a33": 0.175, "a33b": 0.066, "d1": 0.105, "d4": -0.036, "base_z": 0.123}
+
+
+def _mg400_consts(dims):
+    g = {**MG400, **(dims or {})}
+    return g["a2"], g["a33"], g["a1"] + g["a33b"], g["base_z"] + g["d1"] + g["d4"]
+
+
+def mg400_fk(q, dims=None):
+    """Paper 002 eq. (6): end point position (n, 3) [m] and attitude Rz (n,) [rad, wrapped into [-pi, pi)] of the
+    DOBOT MG400 for q = (theta1, theta2, theta33, theta4) (n, 4) or (4,) [rad].
+
+    ``Px = C1 (a2 S2 + a33 C(2+33) + r0)``, ``Py = S1 (...)``, ``Pz = z0 + a2 C2 - a33 S(2+33)``,
+    ``Rz = theta1 + theta4`` with r0 = a1 + a33b and z0 = base_z + d1 + d4 (Table 2 and eq. 4). The base frame
+    sits on the J1 axis: eq. (5) drops the -5 mm x offset of eq. (4), and so does this function (the paper's
+    tables are computed that way)."""
+    q = np.asarray(q, float)
+    q2 = q[None, :] if q.ndim == 1 else q
+    if q2.ndim != 2 or q2.shape[1] != 4:
+        raise InputError(f"MG400 joint values must have shape (4,) or (n, 4) (theta1, theta2, theta33, theta4), "
+                         f"got {q.shape}")
+    a2, a3, r0, z0 = _mg400_consts(dims)
+    t1, t2, t3, t4 = q2.T
+    r = a2 * np.sin(t2) + a3 * np.cos(t2 + t3) + r0
+    p = np.stack([np.cos(t1) * r, np.sin(t1) * r, z0 + a2 * np.cos(t2) - a3 * np.sin(t2 + t3)], axis=1)
+    rz = np.mod(t1 + t4 + np.pi, 2 * np.pi) - np.pi
+    return p, rz
+
+
+def mg400_ik(position, rz, *, all_branches=False, dims=None):
+    """Paper 002 eq. (27): MG400 joint values (theta1, theta2, theta33, theta4) [rad] for end point ``position``
+    (n, 3) or (3,) [m] and attitude ``rz`` (n,) or scalar [rad].
+
+    Returns (n, 4) on the paper's branch (theta1 = atan2(Py, Px), cos theta33 >= 0 -- every row of Tables 3-4),
+    or with ``all_branches`` (n, 4, 4): [paper, elbow flipped (cos theta33 < 0), shoulder flipped
+    (theta1 + 180 deg), both], NaN where a branch does not exist (the J2 axis is off the J1 axis, so reaching
+    back over the base is shorter or longer than reaching forward). Law of cosines in the arm plane (eq. 14):
+    with r' = C1 Px + S1 Py - r0, v = Pz - z0: ``sin theta33 = (a2^2 + a33^2 - r'^2 - v^2) / (2 a2 a33)``; then
+    theta2 from the linear system of eq. (13) (both sin and cos, eq. 20 and its companion, so no sign choice is
+    needed where eq. 21 assumes cos theta2 >= 0); ``theta4 = Rz - theta1`` wrapped into [-180, 180) deg as
+    eq. (26) does. A point on the J1 axis leaves theta1 free: atan2(0, 0) = 0 is used. Raises InputError naming
+    the first target for which the paper's branch (or, with ``all_branches``, every branch) is out of reach."""
+    p = _vectors(position, None, "position")
+    n = p.shape[0]
+    rz_in = np.asarray(rz, float).reshape(-1)
+    if rz_in.size not in (1, n) or not np.all(np.isfinite(rz_in)):
+        raise InputError(f"rz must be a finite scalar or have {n} finite values, got shape {np.shape(rz)}")
+    rz = np.broadcast_to(rz_in, (n,))
+    a2, a3, r0, z0 = _mg400_consts(dims)
+    base = np.arctan2(p[:, 1], p[:, 0])
+    out = np.full((n, 4, 4), np.nan)
+    dist = np.zeros((n, 2))
+    for sh, t1 in enumerate((base, base + np.pi)):
+        t1 = np.mod(t1 + np.pi, 2 * np.pi) - np.pi
+        rr = np.cos(t1) * p[:, 0] + np.sin(t1) * p[:, 1] - r0
+        v = p[:, 2] - z0
+        dist[:, sh] = np.hypot(rr, v)
+        s3 = (a2 ** 2 + a3 ** 2 - rr ** 2 - v ** 2) / (2 * a2 * a3)
+        ok = np.abs(s3) <= 1 + 1e-12
+        s3 = np.clip(s3, -1.0, 1.0)
+        for el, sign in enumerate((1.0, -1.0)):
+            c3 = sign * np.sqrt(1.0 - s3 * s3)
+            t3 = np.arctan2(s3, c3)
+            k1, k2 = a2 - a3 * s3, a3 * c3
+            t2 = np.arctan2(k1 * rr - k2 * v, k2 * rr + k1 * v)
+            t4 = np.mod(rz - t1 + np.pi, 2 * np.pi) - np.pi
+            out[ok, 2 * sh + el] = np.stack([t1, t2, t3, t4], axis=1)[ok]
+    missing = np.isnan(out[:, 0, 0]) if not all_branches else np.isnan(out[:, :, 0]).all(axis=1)
+    if missing.any():
+        k = int(np.argmax(missing))
+        raise InputError(f"MG400 target {k} is out of reach: the wrist is {dist[k, 0]:.4g} m from the J2 axis "
+                         f"(reaching back over the base: {dist[k, 1]:.4g} m), the arm reaches {abs(a2 - a3):.4g} "
+                         f"to {a2 + a3:.4g} m")
+    return out if all_branches else out[:, 0]
