@@ -16,6 +16,10 @@ def __getattr__(name):
         "Part": ("fe", "Part"),
         "Material": ("materials", "Material"),
         "get_material": ("materials", "get_material"),
+        "solve_ik": ("ik", "solve_ik"),
+        "CartesianLine": ("cartesian", "CartesianLine"),
+        "ClosedChain": ("closedchain", "ClosedChain"),
+        "CutJoint": ("closedchain", "CutJoint"),
     }
     if name in lazy:
         import importlib

@@ -119,7 +119,7 @@ class Robot:
                     raise InputError(f"joint {j.name!r} names unknown link {end!r}; the links are {names}")
             if j.child in children:
                 raise InputError(f"link {j.child!r} is the child of two joints ({children[j.child]!r} and "
-                                 f"{j.name!r}); close loops with structcheck.closed_chain, not in the tree")
+                                 f"{j.name!r}); close loops with structcheck.closedchain.CutJoint, not in the tree")
             children[j.child] = j.name
             if j.origin.shape != (4, 4):
                 raise InputError(f"joint {j.name!r}: origin must be a 4x4 transform, got shape {j.origin.shape}")
