@@ -3,7 +3,8 @@
 On link L (body frame L, time-first arrays):
 - body force density ``rho (g - a_O - alpha x x - omega x (omega x x))`` from the link's rigid motion;
 - at each distal joint j: minus the child's reaction wrench (the child pushes back on L), on the surface named
-  after the joint;
+  after the joint; at a cut joint that closes a loop: minus its wrench on the parent side, plus it on the child
+  side (the child's support stays its tree joint);
 - at each named point of L with an external force: that force, on the surface named after the point;
 - at each non-structural point mass: its weight and inertia force ``m (g - a_P)``, on the surface named after it;
 - at each payload held at a named point P of L: ``m (g - a_P)`` and the moment ``-(I alpha + omega x I omega)``
@@ -48,12 +49,14 @@ def _require_surface(part, surface: str, link: str, why: str) -> None:
 
 
 def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None = None,
-               payloads: dict | None = None) -> LinkLoads:
+               payloads: dict | None = None, cuts=()) -> LinkLoads:
     """Unit loads and coefficient histories of ``link`` (see module docstring).
 
     ``dyn`` is the Dynamics of ``robot.inverse_dynamics`` (with ``.kinematics``); ``gravity`` (3,) world
     [m/s^2]; ``point_forces`` maps point name -> (n_t, 3) force in world axes [N]; ``payloads`` maps point
-    name -> (mass [kg], inertia (3, 3) about the point in link axes), as given to the inverse dynamics.
+    name -> (mass [kg], inertia (3, 3) about the point in link axes), as given to the inverse dynamics;
+    ``cuts`` the cut joints of a closed chain (``robot`` is then its spanning tree and ``dyn`` the
+    ClosedChainDynamics, whose joint wrenches end with the cut joints').
     """
     from .fe import body_coefficients
 
@@ -68,25 +71,38 @@ def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None =
     labels = [f"body:{k}" for k in ("ax", "ay", "az", *[f"B{a}{b}" for a in "xyz" for b in "xyz"])]
 
     joints = {j.name: j for j in robot.joints}
+    cut_of = {c.name: c for c in cuts}
     distal = {}
     for k, name in enumerate(dyn.joint_names):
-        j = joints[name]
-        if j.parent != link:
-            continue
-        _require_surface(part, name, link, f"the interface of joint {name!r} to child link {j.child!r}")
-        c = robot.link_names.index(j.child)
-        R_lc = np.einsum("tji,tjk->tik", R_wl, kin.T_world_link[:, c, :3, :3])
-        p_lc = np.einsum("tji,tj->ti", R_wl, kin.T_world_link[:, c, :3, 3] - T_wl[:, :3, 3])
-        W = dyn.joint_wrenches[:, k]
-        F_l = -np.einsum("tij,tj->ti", R_lc, W[:, :3])
-        M_l = -np.einsum("tij,tj->ti", R_lc, W[:, 3:])
-        # a prismatic joint's origin slides: refer the moment to the fixed placement at q = 0
-        p_ref = np.asarray(j.origin, float)[:3, 3]
-        M_l = M_l + np.cross(p_lc - p_ref, F_l)
+        # the joint's wrench (parent on child) in world axes about its point x_w: minus it on the parent side
+        # (the child pushes back), plus it on the child side of a cut joint (the loop's far end is loaded)
+        if name in cut_of:
+            cj = cut_of[name]
+            if link not in (cj.parent, cj.child):
+                continue
+            b = robot.link_names.index(cj.child)
+            T_b = kin.T_world_link[:, b]
+            x_w = T_b[:, :3, :3] @ cj.child_origin[:3, 3] + T_b[:, :3, 3]
+            sign, p_ref = (-1.0, cj.origin[:3, 3]) if link == cj.parent else (1.0, cj.child_origin[:3, 3])
+            why = (f"the interface of cut joint {name!r} between links {cj.parent!r} and {cj.child!r}")
+        else:
+            j = joints[name]
+            if j.parent != link:
+                continue
+            x_w = kin.T_world_link[:, robot.link_names.index(j.child), :3, 3]
+            # a prismatic joint's origin slides: refer the moment to its fixed placement at q = 0
+            sign, p_ref = -1.0, np.asarray(j.origin, float)[:3, 3]
+            why = f"the interface of joint {name!r} to child link {j.child!r}"
+        _require_surface(part, name, link, why)
+        W = dyn.joint_wrenches_world[:, k]
+        F_l = sign * np.einsum("tji,tj->ti", R_wl, W[:, :3])
+        p_l = np.einsum("tji,tj->ti", R_wl, x_w - T_wl[:, :3, 3])
+        M_l = sign * np.einsum("tji,tj->ti", R_wl, W[:, 3:]) + np.cross(p_l - p_ref, F_l)
         cols.append(part.wrench_basis(name, p_ref))
         coeffs.append(np.hstack([F_l, M_l]))
         labels += [f"{name}:{c}" for c in ("Fx", "Fy", "Fz", "Mx", "My", "Mz")]
-        distal[name] = (name, p_ref)
+        if sign < 0:
+            distal[name] = (name, p_ref)
 
     for pname, force in (point_forces or {}).items():
         plink, xyz = robot.points[pname]
@@ -120,7 +136,7 @@ def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None =
             coeffs.append(np.hstack([force, -(al @ I.T + np.cross(w, w @ I.T))]))
             labels += [f"{surface}:{c}" for c in ("Fx", "Fy", "Fz", "Mx", "My", "Mz")]
 
-    proximal = [k for k, name in enumerate(dyn.joint_names) if joints[name].child == link]
+    proximal = [k for k, name in enumerate(dyn.joint_names) if name in joints and joints[name].child == link]
     if proximal:
         jp = dyn.joint_names[proximal[0]]
         _require_surface(part, jp, link, f"the support at its proximal joint {jp!r}")

@@ -19,6 +19,8 @@ import numpy as np
 
 from .errors import InputError
 
+WRENCH_COMPONENTS = ("Fx", "Fy", "Fz", "Mx", "My", "Mz")
+
 
 @dataclass(frozen=True)
 class PointForce:
@@ -46,7 +48,9 @@ class Payload:
 class Study:
     """Everything a run needs.
 
-    ``motion`` maps joint name -> law (ADAMS expression string, number or law object) giving the offset from
+    ``robot`` is a ``structcheck.Robot`` or a ``structcheck.closedchain.ClosedChain`` (loops closed by cut
+    joints; its independent coordinates are then the driven joints, and each cut joint's interface is a named
+    surface on both links it joins). ``motion`` maps joint name -> law (ADAMS expression string, number or law object) giving the offset from
     home [rad or m]; joints not named stay at home. ``parts`` maps link name -> a ``structcheck.Part`` (its mesh
     in the link frame). ``inertia_from_meshes``: link mass properties come from the meshes and densities (the
     robot's own values are replaced, so that the FE loads are in equilibrium). ``damping_ratio`` is the modal
@@ -133,17 +137,18 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         vtk: bool = True, plots: bool = True):
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
     from . import analysis, chain as chainmod, linkloads, results
-    from .dynamics import link_equilibrium, power_balance
     from .motion import time_grid
 
     if out is not None and write:
         results.prepare_output(out)
     timings = {}
     t0 = time.perf_counter()
-    robot = study.robot
-    unknown = sorted(set(study.motion) - set(robot.dof_names))
+    closed = _is_closed_chain(study.robot)
+    robot = study.robot.tree if closed else study.robot  # the spanning tree of a closed chain
+    driven = study.robot.independent if closed else robot.dof_names
+    unknown = sorted(set(study.motion) - set(driven))
     if unknown:
-        raise InputError(f"motion names unknown joints {unknown}; the robot's movable joints are {robot.dof_names}")
+        raise InputError(f"motion names unknown joints {unknown}; the robot's driven joints are {list(driven)}")
     unknown = sorted(set(study.parts) - set(robot.link_names))
     if unknown:
         raise InputError(f"parts name unknown links {unknown}; the robot's links are {robot.link_names}")
@@ -160,44 +165,40 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
             robot = robot.with_link(name, mass=mp.mass, com=mp.com, inertia=mp.inertia_com)
 
     # ---- motion and time grid
-    laws = {j: _law(study.motion.get(j, 0.0)) for j in robot.dof_names}
+    laws = {j: _law(study.motion.get(j, 0.0)) for j in driven}
     force_laws = [_law(pf.magnitude) for pf in study.point_forces]
     grid = time_grid(list(laws.values()) + force_laws, study.t_end, n_frames=study.n_frames,
                      min_ramp_samples=study.min_ramp_samples)
     t = grid.t
     side = np.where(t < t[-1], 1, -1)  # right-sided accelerations at breakpoints, left at the end
-    dq = np.column_stack([laws[j].value(t) for j in robot.dof_names])
-    dqd = np.column_stack([laws[j].velocity(t) for j in robot.dof_names])
-    dqdd = np.column_stack([_one_sided_acc(laws[j], t, side) for j in robot.dof_names])
-    q = robot.home + dq
-    robot.check_limits(q, t)
     merged = {}
     for pf, law in zip(study.point_forces, force_laws):
         d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
         merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
     point_forces = merged
+    home = np.array([robot.joint(j).home for j in driven])
+    q_drv = home + np.column_stack([laws[j].value(t) for j in driven])
+    qd_drv = np.column_stack([laws[j].velocity(t) for j in driven])
+    qdd_drv = np.column_stack([_one_sided_acc(laws[j], t, side) for j in driven])
 
     # ---- rigid-body dynamics
     with _bar(progress, 1, "dynamics") as bar:
-        dyn = robot.inverse_dynamics(q, dqd, dqdd, gravity=study.gravity, point_forces=point_forces,
-                                     payloads=payloads)
-        pb = power_balance(robot, q, dqd, dqdd, dyn, gravity=study.gravity, point_forces=point_forces)
-        rigid_eq = float(np.nanmax(link_equilibrium(robot, dyn, gravity=study.gravity,
-                                                    point_forces=point_forces)))
+        rigid = rigid_body(study.robot, robot, t, q_drv, qd_drv, qdd_drv, study.gravity, point_forces, payloads)
         bar.update()
+    q, dqd, dqdd, dyn = rigid.q, rigid.qd, rigid.qdd, rigid.dynamics
     timings["dynamics"] = time.perf_counter() - t0
     kin = dyn.kinematics
 
     # ---- FE of every link
     link_results = {}
     responses = {}
-    chain_data = {}
     eq_errors = {}
     for name in [n for n in robot.link_names if n in study.parts]:
         t1 = time.perf_counter()
         part = study.parts[name]
         with _bar(progress, 4, f"FE {name}") as bar:
-            loads = linkloads.link_loads(robot, dyn, name, part, study.gravity, point_forces, payloads)
+            loads = linkloads.link_loads(robot, dyn, name, part, study.gravity, point_forces, payloads,
+                                         cuts=rigid.cuts)
             size = float(np.ptp(part.points, axis=0).max())
             eq_errors[name] = linkloads.equilibrium_residual(analysis.load_resultants(part, loads.F), loads, size)
             bar.update()
@@ -245,6 +246,15 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
             warnings.append(f"link {name!r}: its FE loads do not balance its joint reaction (relative residual "
                             f"{err:.2g}); the robot's inertia of this link ({robot_kg:.4g} kg) differs from its mesh "
                             f"({mesh_kg:.4g} kg): use inertia_from_meshes=True or add the difference as point masses")
+    if rigid.undetermined is not None and rigid.undetermined.any():
+        names = [f"{n} ({', '.join(c for c, u in zip(WRENCH_COMPONENTS, row) if u)})"
+                 for n, row in zip(dyn.joint_names, rigid.undetermined) if row.any()]
+        warnings.append("statically indeterminate loop loads: " + "; ".join(names) + ". Rigid-body mechanics "
+                        "cannot split these between the loop's joints; the links are loaded with the minimum-norm "
+                        "split, so stresses from them are indicative")
+    if rigid.cuts and study.tool_point:
+        warnings.append("the tool-point deflection follows the spanning tree: the stiffness the loops add in "
+                        "parallel is not counted (the estimate is on the flexible side)")
     if np.isfinite(arm_hz):
         ramp = grid.shortest_ramp if hasattr(grid, "shortest_ramp") else float("nan")
         if np.isfinite(ramp) and ramp < 3.0 / arm_hz:
@@ -252,11 +262,11 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
                             f"estimated lowest mode ({arm_hz:.3g} Hz): arm-level dynamics (payload swinging on the "
                             f"flexible chain) are not captured by the per-link transient")
     timings["total"] = time.perf_counter() - t0
-    summary = _summary(study, robot, dyn, link_results, tool_defl, arm_hz, pb, rigid_eq, eq_errors, timings,
-                       warnings, t, frame_idx)
+    summary = _summary(study, robot, rigid, link_results, tool_defl, arm_hz, eq_errors, timings, warnings, t,
+                       frame_idx)
     run_result = results.RunResult(
         study_name=study.name, t=t, frame_times=t[frame_idx], joint_names=list(dyn.joint_names),
-        dof_names=list(robot.dof_names), q=q, qd=dqd, qdd=dqdd, tau=dyn.tau, joint_wrenches=dyn.joint_wrenches,
+        dof_names=list(robot.dof_names), q=q, qd=dqd, qdd=dqdd, tau=rigid.tau, joint_wrenches=dyn.joint_wrenches,
         link_names=list(robot.link_names), T_world_link_frames=kin.T_world_link[frame_idx], links=link_results,
         summary=summary)
     if out is not None and write:
@@ -265,6 +275,58 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         summary["timings_s"]["write"] = time.perf_counter() - t2
         results.write_summary(summary, Path(out) / "summary.json")
     return run_result
+
+
+@dataclass(frozen=True)
+class RigidBody:
+    """The rigid-body stage of a run: every tree coordinate's ``q``, ``qd``, ``qdd`` (n_t, n_coords) in the
+    tree's ``dof_names`` order, ``tau`` (n_t, n_coords) actuator torques/forces (0 on passive joints), the
+    ``dynamics`` (joint wrenches of every joint, cut joints of closed chains last, and the link kinematics), the
+    checks (``power_balance``, rigid-body ``equilibrium``, relative), the ``cuts`` of a closed chain (else ()),
+    and ``undetermined`` (n_joints, 6): wrench components a redundant loop leaves statically indeterminate."""
+
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    dynamics: Any
+    power_balance: float
+    equilibrium: float
+    cuts: tuple = ()
+    undetermined: np.ndarray | None = None
+
+
+def _is_closed_chain(robot) -> bool:
+    from .closedchain import ClosedChain
+
+    return isinstance(robot, ClosedChain)
+
+
+def rigid_body(model, tree, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, payloads) -> RigidBody:
+    """Inverse dynamics of an open robot or a closed chain (``model``) whose links carry ``tree``'s inertials.
+
+    ``q_drv``... (n_t, n_driven): absolute values of the driven coordinates (all the robot's movable joints, or
+    a closed chain's independent ones); joint limits are checked on every coordinate."""
+    if not _is_closed_chain(model):
+        from .dynamics import link_equilibrium, power_balance
+
+        tree.check_limits(q_drv, t)
+        dyn = tree.inverse_dynamics(q_drv, qd_drv, qdd_drv, gravity=gravity, point_forces=point_forces,
+                                    payloads=payloads)
+        pb = power_balance(tree, q_drv, qd_drv, qdd_drv, dyn, gravity=gravity, point_forces=point_forces)
+        eq = float(np.nanmax(link_equilibrium(tree, dyn, gravity=gravity, point_forces=point_forces)))
+        return RigidBody(q_drv, qd_drv, qdd_drv, dyn.tau, dyn, pb, eq)
+    from . import closedchain as cc
+
+    chain = cc.ClosedChain(tree, model.cuts, model.independent, model.actuated, model.name)
+    motion = cc.closed_chain_motion(chain, q_drv, qd_drv, qdd_drv, t=t)
+    tree.check_limits(motion.q, t)
+    dyn = cc.closed_chain_dynamics(chain, motion, gravity, point_forces, payloads)
+    tau = np.zeros_like(motion.q)
+    tau[:, [tree.dof_names.index(n) for n in chain.actuated]] = dyn.tau
+    pb = cc.power_balance(chain, dyn, gravity, point_forces)
+    eq = float(np.nanmax(cc.link_equilibrium(chain, dyn, gravity, point_forces)))
+    return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined)
 
 
 def _payloads(study: Study, robot) -> dict:
@@ -393,8 +455,7 @@ def _chain_results(study, robot, kin, responses, t):
     return defl, hz
 
 
-def _summary(study, robot, dyn, links, tool_defl, arm_hz, pb, rigid_eq, eq_errors, timings, warnings, t,
-             frame_idx):
+def _summary(study, robot, rigid, links, tool_defl, arm_hz, eq_errors, timings, warnings, t, frame_idx):
     import scipy
     import skfem
 
@@ -408,8 +469,10 @@ def _summary(study, robot, dyn, links, tool_defl, arm_hz, pb, rigid_eq, eq_error
     passed = all(L.passed for L in links.values())
     if study.deflection_limit_m is not None and tool_max is not None:
         passed = passed and tool_max <= study.deflection_limit_m
+    dyn = rigid.dynamics
     joints = {}
-    dof_index = {n: i for i, n in enumerate(robot.dof_names)}
+    actuated = getattr(study.robot, "actuated", robot.dof_names)
+    dof_index = {n: i for i, n in enumerate(robot.dof_names) if n in actuated}
     for k, name in enumerate(dyn.joint_names):
         W = dyn.joint_wrenches[:, k]
         F = np.linalg.norm(W[:, :3], axis=1)
@@ -419,6 +482,8 @@ def _summary(study, robot, dyn, links, tool_defl, arm_hz, pb, rigid_eq, eq_error
         if name in dof_index:
             tau = dyn.tau[:, dof_index[name]]
             entry.update(max_abs_torque=float(np.abs(tau).max()), time_of_max_torque_s=float(t[np.argmax(np.abs(tau))]))
+        if rigid.undetermined is not None and rigid.undetermined[k].any():
+            entry["undetermined_components"] = [c for c, u in zip(WRENCH_COMPONENTS, rigid.undetermined[k]) if u]
         joints[name] = entry
     eq_vals = [v for v in eq_errors.values() if np.isfinite(v)]
     return {
@@ -442,8 +507,9 @@ def _summary(study, robot, dyn, links, tool_defl, arm_hz, pb, rigid_eq, eq_error
                      "total_elements": int(sum(L.n_elements for L in links.values()))},
         "links": link_summ,
         "joints": joints,
-        "checks": {"power_balance_rel_error": float(pb), "equilibrium_rel_error": float(max(eq_vals) if eq_vals else 0.0),
-                   "rigid_body_equilibrium_rel_error": rigid_eq},
+        "checks": {"power_balance_rel_error": float(rigid.power_balance),
+                   "equilibrium_rel_error": float(max(eq_vals) if eq_vals else 0.0),
+                   "rigid_body_equilibrium_rel_error": rigid.equilibrium},
         "warnings": warnings,
         "timings_s": {k: float(v) for k, v in timings.items()},
         "versions": {"structcheck": __version__, "python": platform.python_version(), "numpy": np.__version__,
