@@ -3,6 +3,10 @@ and the checks every study reports: power balance and per-link equilibrium.
 
 Joint wrench convention: [Fx, Fy, Fz, Mx, My, Mz] exerted BY THE PARENT ON THE CHILD at the joint origin
 (the child frame origin), in child axes. Its component along the joint axis is the actuator torque/force.
+
+The recursion works on component-major blocks of samples in frames where every joint turns about z (see
+structcheck.kinematics): the Newton-Euler equations of all links are evaluated at once, and the wrenches are
+carried from child to parent by one constant 3x3 product and one plane rotation per joint.
 """
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError
-from .kinematics import LinkKinematics, joint_transforms, link_kinematics
+from .kinematics import (LinkKinematics, _rates, cross, cross_const, kinematics_blocks, new_kinematics, plan, rotate,
+                         turn_z)
 
 
 @dataclass(frozen=True)
@@ -91,54 +96,112 @@ def _external(robot, kin, point_forces, n_t):
     return F, M
 
 
+def _point_forces(robot, point_forces, n_t):
+    """Validated point forces: list of (link index, xyz (3,) link frame, force (n_t, 3) world axes)."""
+    out = []
+    for pname, f in (point_forces or {}).items():
+        if pname not in robot.points:
+            raise InputError(f"point force at unknown point {pname!r}; the robot's points are "
+                             f"{sorted(robot.points)}")
+        f = np.broadcast_to(np.asarray(f, float), (n_t, 3))
+        if not np.all(np.isfinite(f)):
+            raise InputError(f"the force at point {pname!r} is not finite")
+        lname, xyz = robot.points[pname]
+        out.append((robot.link_names.index(lname), np.asarray(xyz, float), f))
+    return out
+
+
 def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None) -> Dynamics:
     """Joint torques and reaction wrenches for samples q, qd, qdd (n_t, n_dof).
 
     ``gravity`` (3,) world [m/s^2]; ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N];
     ``payloads``: point name -> mass or (mass, inertia about the point in link axes)."""
-    kin = link_kinematics(robot, q, qd, qdd)
-    n_t = kin.omega.shape[0]
-    inert = link_inertials(robot, payloads)
-    R_wl = kin.T_world_link[..., :3, :3]
-    g = np.einsum("tlji,j->tli", R_wl, np.asarray(gravity, float))
-    w, al, a = kin.omega, kin.alpha, kin.a_origin
-    c = inert.com[None]
-    a_com = a + np.cross(al, c) + np.cross(w, np.cross(w, c))
-    m = inert.mass[None, :, None]
-    Iw = np.einsum("lij,tlj->tli", inert.inertia, w)
-    F = m * (a_com - g)
-    N = np.einsum("lij,tlj->tli", inert.inertia, al) + np.cross(w, Iw) + np.cross(c, F)
-    Fe, Me = _external(robot, kin, point_forces, n_t)
-    F -= Fe
-    N -= Me
     qj = robot.joint_values(q)
-    jt = joint_transforms(robot, qj)
-    idx = {n: k for k, n in enumerate(robot.link_names)}
-    jidx = {j.name: k for k, j in enumerate(robot.joints)}
-    W = np.zeros((n_t, len(robot.joints), 6))
-    for j in reversed(robot._order):
-        k = jidx[j.name]
-        p, ch = idx[j.parent], idx[j.child]
-        f, n = F[:, ch], N[:, ch]
-        W[:, k, :3], W[:, k, 3:] = f, n
-        R, r = jt[k]
-        Rf = np.einsum("tij,tj->ti", R, f)
-        F[:, p] += Rf
-        N[:, p] += np.einsum("tij,tj->ti", R, n) + np.cross(r, Rf)
-    tau = np.zeros((n_t, robot.n_dof))
+    n_t = qj.shape[0]
+    qdj = _rates(robot, robot._check_q(qd, "qd"))
+    qddj = _rates(robot, robot._check_q(qdd, "qdd"))
+    if qdj.shape[0] != n_t or qddj.shape[0] != n_t:
+        raise ValueError("q, qd and qdd must have the same number of samples")
+    inert = link_inertials(robot, payloads)
+    forces = _point_forces(robot, point_forces, n_t)
+    g = np.asarray(gravity, float).reshape(3)
+    nl, nj = len(robot.links), len(robot.joints)
+    pl = plan(robot)
+    # inertial parameters and point-force positions in the links' F axes (see kinematics.plan)
+    c_F, I_F = inert.com.copy(), inert.inertia.copy()
+    for l, Q in enumerate(pl.Q):
+        if Q is not None:
+            c_F[l], I_F[l] = Q.T @ c_F[l], Q.T @ I_F[l] @ Q
+    forces = [(l, xyz if pl.Q[l] is None else pl.Q[l].T @ xyz, f) for l, xyz, f in forces if l != pl.base]
+    m = inert.mass[:, None]  # (nl, 1) against (3, nl, n)
+    c = c_F.T[:, :, None]  # (3, nl, 1)
+    child = np.array([robot.link_names.index(j.child) for j in robot.joints], dtype=np.intp)
+    # joints in link order (the usual case) are a slice of the per-link arrays, not a gather
+    by_child = slice(child[0], child[0] + nj) if nj and np.array_equal(child, np.arange(child[0], child[0] + nj)) \
+        else child
     col = {n: k for k, n in enumerate(robot.dof_names)}
+    actuated = []  # (child link, tau column, multiplier, 0 force / 1 moment): its z component in F axes
     for k, j in enumerate(robot.joints):
-        if not j.movable:
-            continue
-        comp = W[:, k, :3] if j.type == "prismatic" else W[:, k, 3:]
-        t_j = comp @ j.axis
-        src, mult = (j.name, 1.0) if j.mimic is None else (j.mimic[0], j.mimic[1])
-        tau[:, col[src]] += mult * t_j  # virtual work: a mimic joint's torque acts through its multiplier
-    Rc = np.stack([R_wl[:, idx[j.child]] for j in robot.joints], axis=1)
-    Ww = np.concatenate([np.einsum("tkij,tkj->tki", Rc, W[..., :3]), np.einsum("tkij,tkj->tki", Rc, W[..., 3:])],
-                        axis=2)
-    return Dynamics(tau=tau, joint_names=robot.joint_names, joint_wrenches=W, joint_wrenches_world=Ww,
-                    kinematics=kin, inertials=inert)
+        if j.movable:
+            src, mult = (j.name, 1.0) if j.mimic is None else (j.mimic[0], j.mimic[1])
+            actuated.append((child[k], col[src], mult, 0 if j.type == "prismatic" else 1))
+    Q_child = [(k, pl.Q[child[k]]) for k in range(nj) if pl.Q[child[k]] is not None]
+
+    T, V, spare = new_kinematics(n_t, nl, extra=2 * nj * 6)
+    WW = spare.reshape(2, n_t, nj, 6)  # joint wrenches in child axes, then in world axes
+    tau = np.zeros((n_t, robot.n_dof))
+    for sl, TF, VF, cs in kinematics_blocks(robot, qj, qdj, qddj, T, V):
+        n = TF.shape[-1]
+        R = TF[:, :3, :3]
+        w, al, a = VF[0].swapaxes(0, 1), VF[1].swapaxes(0, 1), VF[3].swapaxes(0, 1)  # (3, nl, n)
+        # Newton-Euler of every link at once, F axes: force and moment about the link origin that the rest of
+        # the robot must exert on it (the base's is computed but not used: the ground carries it)
+        acc = a + cross(al, c)
+        acc += cross(w, cross(w, c))
+        for i in range(3):
+            if g[i] != 0:
+                acc -= R[:, i].swapaxes(0, 1) * g[i]  # gravity in F axes: rows of R_world_F
+        G = np.empty((nl, 2, 3, n))
+        F = G[:, 0].swapaxes(0, 1)
+        np.multiply(acc, m, out=F)
+        N = G[:, 1]
+        np.matmul(I_F, VF[1], out=N)
+        N += cross(w, np.matmul(I_F, VF[0]).swapaxes(0, 1)).swapaxes(0, 1)
+        N += cross(c, F).swapaxes(0, 1)
+        for l, xyz, f in forces:
+            fT = f[sl].T
+            fl = R[l, 0] * fT[0] + R[l, 1] * fT[1] + R[l, 2] * fT[2]  # R_world_F^T f
+            G[l, 0] -= fl
+            G[l, 1] += cross_const(fl, xyz)
+        # children before parents: a joint carries its child's wrench and everything beyond it
+        Z = np.empty((2, 3, n))
+        for st in reversed(pl.steps):
+            if st.parent == pl.base:
+                continue
+            Gc, Gp = G[st.child], G[st.parent]
+            if st.kind == "revolute":
+                co, s = cs[st.k]
+                turn_z(Gc, co, s, Z)
+                Zp = np.matmul(st.M, Z)
+            else:
+                Zp = np.matmul(st.M, Gc)
+            Gp += Zp
+            if st.kind == "prismatic":
+                Gp[1] += cross(st.r[:, None] + st.d[:, None] * qj[sl, st.k], Zp[0])
+            elif st.r.any():
+                Gp[1] -= cross_const(Zp[0], st.r)
+        GG = np.empty((2, nj, 2, 3, n))
+        Gj = G[by_child]
+        GG[0] = Gj
+        for k, Q in Q_child:
+            np.matmul(Q, Gj[k], out=GG[0, k])  # F -> child link axes
+        rotate(R[by_child], Gj, out=GG[1])  # world axes, about the joint origin
+        np.copyto(WW[:, sl], GG.reshape(2, nj, 6, n).transpose(0, 3, 1, 2))
+        for ch, ci, mult, o in actuated:
+            # the axis component; virtual work: a mimic joint's torque acts through its multiplier
+            tau[sl, ci] += G[ch, o, 2] if mult == 1.0 else mult * G[ch, o, 2]
+    return Dynamics(tau=tau, joint_names=robot.joint_names, joint_wrenches=WW[0], joint_wrenches_world=WW[1],
+                    kinematics=LinkKinematics(T, V[0], V[1], V[2], V[3]), inertials=inert)
 
 
 def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:

@@ -181,3 +181,174 @@ def test_limits_name_joint_and_time():
     q = np.column_stack([np.zeros(11), np.radians(100) * t])
     with pytest.raises(InputError, match=r"joint .joint2. reaches 100 deg at time 1 s, beyond its upper limit 90 deg"):
         robot.check_limits(q, t)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The first implementation (RNEA in link axes with einsum/np.cross on time-first arrays), kept here only as an
+# independent reference for the component-major, joint-axis-frame implementation in the package.
+
+
+def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None):
+    """(T_world_link, omega, alpha, v_origin, a_origin, joint wrenches, world joint wrenches, tau)."""
+    from structcheck.dynamics import link_inertials
+    from structcheck.kinematics import _rates
+
+    def rot(axis, a):
+        x, y, z = axis
+        K = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0.0]])
+        return np.eye(3) + np.sin(a)[:, None, None] * K + (1 - np.cos(a))[:, None, None] * (K @ K)
+
+    qj, qdj, qddj = robot.joint_values(q), _rates(robot, qd), _rates(robot, qdd)
+    n_t, nl, nj = qj.shape[0], len(robot.links), len(robot.joints)
+    idx = {n: k for k, n in enumerate(robot.link_names)}
+    jidx = {j.name: k for k, j in enumerate(robot.joints)}
+    jt = []
+    for i, j in enumerate(robot.joints):
+        R0, p0 = j.origin[:3, :3], j.origin[:3, 3]
+        if j.type in ("revolute", "continuous"):
+            jt.append((R0 @ rot(j.axis, qj[:, i]), np.broadcast_to(p0, (n_t, 3))))
+        elif j.type == "prismatic":
+            jt.append((np.broadcast_to(R0, (n_t, 3, 3)), p0 + np.outer(qj[:, i], R0 @ j.axis)))
+        else:
+            jt.append((np.broadcast_to(R0, (n_t, 3, 3)), np.broadcast_to(p0, (n_t, 3))))
+    Rw, pw = np.zeros((n_t, nl, 3, 3)), np.zeros((n_t, nl, 3))
+    w, al, v, a = (np.zeros((n_t, nl, 3)) for _ in range(4))
+    Rw[:, idx[robot.base]] = np.eye(3)
+    for j in robot._order:
+        k, p, c, s = jidx[j.name], idx[j.parent], idx[j.child], j.axis
+        R, r = jt[k]
+        Rw[:, c] = Rw[:, p] @ R
+        pw[:, c] = pw[:, p] + np.einsum("tij,tj->ti", Rw[:, p], r)
+        w_in = np.einsum("tji,tj->ti", R, w[:, p])
+        al_in = np.einsum("tji,tj->ti", R, al[:, p])
+        v_in = np.einsum("tji,tj->ti", R, v[:, p] + np.cross(w[:, p], r))
+        a_in = np.einsum("tji,tj->ti", R, a[:, p] + np.cross(al[:, p], r) + np.cross(w[:, p], np.cross(w[:, p], r)))
+        qs, qdds = qdj[:, k, None] * s, qddj[:, k, None] * s
+        w[:, c], al[:, c], v[:, c], a[:, c] = w_in, al_in, v_in, a_in
+        if j.type in ("revolute", "continuous"):
+            w[:, c] = w_in + qs
+            al[:, c] = al_in + qdds + np.cross(w_in, qs)
+        elif j.type == "prismatic":
+            v[:, c] = v_in + qs
+            a[:, c] = a_in + 2 * np.cross(w_in, qs) + qdds
+    inert = link_inertials(robot, payloads)
+    c = inert.com[None]
+    g = np.einsum("tlji,j->tli", Rw, np.asarray(gravity, float))
+    F = inert.mass[None, :, None] * (a + np.cross(al, c) + np.cross(w, np.cross(w, c)) - g)
+    N = (np.einsum("lij,tlj->tli", inert.inertia, al) + np.cross(w, np.einsum("lij,tlj->tli", inert.inertia, w))
+         + np.cross(c, F))
+    for pname, f in (point_forces or {}).items():
+        lname, xyz = robot.points[pname]
+        fl = np.einsum("tji,tj->ti", Rw[:, idx[lname]], np.broadcast_to(np.asarray(f, float), (n_t, 3)))
+        F[:, idx[lname]] -= fl
+        N[:, idx[lname]] -= np.cross(xyz, fl)
+    W = np.zeros((n_t, nj, 6))
+    for j in reversed(robot._order):
+        k, p, ch = jidx[j.name], idx[j.parent], idx[j.child]
+        W[:, k, :3], W[:, k, 3:] = F[:, ch], N[:, ch]
+        R, r = jt[k]
+        Rf = np.einsum("tij,tj->ti", R, F[:, ch])
+        F[:, p] += Rf
+        N[:, p] += np.einsum("tij,tj->ti", R, N[:, ch]) + np.cross(r, Rf)
+    tau = np.zeros((n_t, robot.n_dof))
+    for k, j in enumerate(robot.joints):
+        if j.movable:
+            src, mult = (j.name, 1.0) if j.mimic is None else j.mimic[:2]
+            comp = W[:, k, :3] if j.type == "prismatic" else W[:, k, 3:]
+            tau[:, robot.dof_names.index(src)] += mult * (comp @ j.axis)
+    Rc = Rw[:, [idx[j.child] for j in robot.joints]]
+    Ww = np.concatenate([np.einsum("tkij,tkj->tki", Rc, W[..., :3]), np.einsum("tkij,tkj->tki", Rc, W[..., 3:])], 2)
+    T = np.zeros((n_t, nl, 4, 4))
+    T[..., :3, :3], T[..., :3, 3], T[..., 3, 3] = Rw, pw, 1.0
+    return T, w, al, v, a, W, Ww, tau
+
+
+def branched_robot(rng, shuffle=False):
+    """A tree: a 7-joint chain plus a side branch (revolute mimicking j1, prismatic), a fixed joint on the base,
+    axes along +z, -y, +x and skewed; with ``shuffle`` the links and joints are listed in a scrambled order."""
+    def rand_inertia():
+        R = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+        return R @ np.diag(rng.uniform(0.01, 0.1, 3)) @ R.T
+
+    types = ["revolute", "revolute", "prismatic", "revolute", "continuous", "revolute", "fixed", "revolute",
+             "prismatic", "fixed"]
+    parents = [0, 1, 2, 3, 4, 5, 6, 3, 8, 0]
+    axes = [(0, 0, 1), (0, -1, 0), (1, 0, 0), None, (0, 0, 1), None, (0, 0, 1), None, (0, 0, -1), (0, 1, 0)]
+    links, joints = [Link("base")], []
+    for i, jt in enumerate(types):
+        T = np.eye(4)
+        T[:3, :3] = rpy_matrix(*rng.uniform(-1, 1, 3))
+        T[:3, 3] = rng.uniform(-0.3, 0.3, 3) if i != 4 else 0.0  # joint 4 sits at its parent's origin
+        pms = (PointMass(f"motor{i}", 0.7, tuple(rng.uniform(-0.1, 0.1, 3))),) if i == 3 else ()
+        mass = 0.0 if i == 5 else rng.uniform(0.5, 3)  # a massless link
+        links.append(Link(f"l{i}", mass, tuple(rng.uniform(-0.2, 0.2, 3)), rand_inertia() if mass else np.zeros((3, 3)),
+                          pms))
+        axis = rng.standard_normal(3) if axes[i] is None else axes[i]
+        joints.append(Joint(f"j{i}", jt, links[parents[i]].name, f"l{i}", T, axis, -10, 10,
+                            mimic=("j1", -1.7, 0.2) if i == 7 else None))
+    if shuffle:
+        links = [links[k] for k in (4, 0, 9, 2, 10, 1, 7, 3, 8, 6, 5)]
+        joints = [joints[k] for k in (6, 2, 9, 0, 4, 8, 1, 7, 3, 5)]
+    return Robot(links, joints, points={"tool": ("l6", (0.1, 0.05, 0.2)), "side": ("l8", (0.0, 0.1, 0.0)),
+                                        "on_base": ("base", (0.1, 0.0, 0.0)), "fixed": ("l9", (0.2, 0.1, 0.0))})
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_matches_reference_implementation(rng, monkeypatch, shuffle):
+    """Every output of inverse_dynamics equals the first (link-axes, einsum) implementation to round-off, on a
+    branched robot with revolute, continuous, prismatic, fixed and mimic joints, massless links, point forces
+    (also on the base and on a fixed child), payloads, and blocks of uneven length."""
+    import structcheck.kinematics as kinematics
+
+    monkeypatch.setattr(kinematics, "BLOCK", 37)  # 200 samples in 6 blocks
+    robot = branched_robot(rng, shuffle)
+    n = 200
+    q, qd, qdd = (rng.uniform(-2, 2, (n, robot.n_dof)) for _ in range(3))
+    gravity = (0.3, -1.0, -9.81)
+    forces = {"tool": rng.standard_normal((n, 3)) * 10, "side": (1.0, 2.0, 3.0), "on_base": (1.0, 1.0, 1.0),
+              "fixed": rng.standard_normal((n, 3))}
+    payloads = {"tool": (2.0, np.diag([0.01, 0.02, 0.03])), "side": 1.5}
+    dyn = inverse_dynamics(robot, q, qd, qdd, gravity, forces, payloads)
+    ref = _reference_rnea(robot, q, qd, qdd, gravity, forces, payloads)
+    kin = dyn.kinematics
+    got = (kin.T_world_link, kin.omega, kin.alpha, kin.v_origin, kin.a_origin, dyn.joint_wrenches,
+           dyn.joint_wrenches_world, dyn.tau)
+    for name, x, y in zip(("T", "omega", "alpha", "v", "a", "W", "W_world", "tau"), got, ref):
+        assert x.shape == y.shape, name
+        # both sum the same terms in different orders: agreement to a few ulps of the largest value
+        np.testing.assert_allclose(x, y, rtol=0, atol=1e-13 * np.abs(y).max(), err_msg=name)
+
+
+def test_kinematics_at_rest_and_without_accelerations_match_reference(rng):
+    from structcheck.kinematics import forward_kinematics, link_kinematics
+
+    robot = branched_robot(rng)
+    q, qd = rng.uniform(-2, 2, (30, robot.n_dof)), rng.uniform(-2, 2, (30, robot.n_dof))
+    z = np.zeros_like(q)
+    T_ref, *_ = _reference_rnea(robot, q, z, z, (0, 0, -9.81))
+    np.testing.assert_allclose(forward_kinematics(robot, q), T_ref, rtol=0, atol=1e-14)
+    rest = link_kinematics(robot, q)
+    assert not rest.omega.any() and not rest.alpha.any() and not rest.v_origin.any() and not rest.a_origin.any()
+    kin = link_kinematics(robot, q, qd)  # qdd None: zero joint accelerations, velocity-product terms remain
+    ref = _reference_rnea(robot, q, qd, z, (0, 0, -9.81))
+    for x, y in zip((kin.T_world_link, kin.omega, kin.alpha, kin.v_origin, kin.a_origin), ref):
+        np.testing.assert_allclose(x, y, rtol=0, atol=1e-13 * np.abs(y).max())
+
+
+def test_paper004_robot_matches_reference_over_several_blocks(rng, monkeypatch):
+    """The benchmark's robot (paper 004's modified D-H table, every axis +z) over several blocks of samples."""
+    import structcheck.kinematics as kinematics
+
+    monkeypatch.setattr(kinematics, "BLOCK", 1000)
+    rows = [(0, 0, 0.250), (math.pi / 2, 0, 0), (0, 0.385, 0), (0, 0.392, 0), (-math.pi / 2, 0, 0), (0, 0, 0.188)]
+    inert = [dict(mass=m, com=rng.uniform(-0.1, 0.1, 3), inertia=np.diag(rng.uniform(0.01, 0.1, 3)))
+             for m in (8.0, 6.0, 4.0, 2.0, 1.0, 0.5)]
+    robot = Robot.from_modified_dh(rows, inertials=inert).with_points({"claw": ("link6", (0, 0.05, 0.1))})
+    n = 2501
+    q, qd, qdd = (rng.uniform(-2, 2, (n, 6)) for _ in range(3))
+    F = rng.standard_normal((n, 3)) * 98
+    dyn = inverse_dynamics(robot, q, qd, qdd, point_forces={"claw": F})
+    ref = _reference_rnea(robot, q, qd, qdd, (0, 0, -9.81), {"claw": F})
+    for x, y in zip((dyn.kinematics.T_world_link, dyn.joint_wrenches, dyn.joint_wrenches_world, dyn.tau),
+                    (ref[0], ref[5], ref[6], ref[7])):
+        np.testing.assert_allclose(x, y, rtol=0, atol=1e-13 * np.abs(y).max())
