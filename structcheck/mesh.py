@@ -8,23 +8,25 @@ geometric selections.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .errors import MeshError
+from .errors import InputError, MeshError
 
 ACCEPTED = ("tetra", "tetra10")
 
 
 @dataclass(frozen=True)
 class TetMesh:
-    """``points`` (n, 3) [m], ``tets`` (m, 4) positively oriented, ``surfaces`` name -> (k, 3) vertex triangles."""
+    """``points`` (n, 3) [m], ``tets`` (m, 4) positively oriented, ``surfaces`` name -> (k, 3) vertex triangles,
+    ``lines`` name -> (k, 2) vertex pairs (gmsh physical curves)."""
 
     points: np.ndarray
     tets: np.ndarray
     surfaces: dict
+    lines: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,8 @@ def mass_properties(points: np.ndarray, tets: np.ndarray, density: float) -> Mas
 
 def read_mesh(path, units: str = "m") -> TetMesh:
     """Read a tetrahedral mesh with meshio; ``units`` 'm' or 'mm' (converted to m). Named surfaces come from
-    gmsh physical surface groups (``gmsh:physical`` triangle data named by ``field_data``) or meshio cell sets."""
+    gmsh physical surface groups (``gmsh:physical`` triangle data named by ``field_data``) or meshio cell sets;
+    named lines from gmsh physical curve groups."""
     import meshio
 
     path = Path(path)
@@ -77,7 +80,8 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     if not path.is_file():
         raise MeshError(f"mesh file {str(path)!r} does not exist")
     try:
-        m = meshio.read(path)
+        # meshio tries ANSYS first for .msh (and prints its failure): gmsh is what .msh means here
+        m = meshio.read(path, file_format="gmsh" if path.suffix.lower() == ".msh" else None)
     except Exception as exc:  # meshio raises many types for unreadable files
         raise MeshError(f"cannot read mesh {str(path)!r}: {exc}") from None
     kinds = sorted({c.type for c in m.cells})
@@ -92,19 +96,21 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     scale = 1e-3 if units == "mm" else 1.0
     points = np.asarray(m.points[:, :3], float) * scale
     # named surfaces
-    names = {}
+    names = {1: {}, 2: {}}
     for name, (tag, dim) in (m.field_data or {}).items():
-        if int(dim) == 2:
-            names[int(tag)] = name
+        if int(dim) in names:
+            names[int(dim)][int(tag)] = name
     surfaces: dict[str, list] = {}
+    lines: dict[str, list] = {}
     phys = m.cell_data.get("gmsh:physical")
     for k, c in enumerate(m.cells):
-        if c.type not in ("triangle", "triangle6"):
+        kind = {"triangle": 2, "triangle6": 2, "line": 1, "line3": 1}.get(c.type)
+        if kind is None or phys is None:
             continue
-        if phys is not None:
-            for tag in np.unique(phys[k]):
-                if int(tag) in names:
-                    surfaces.setdefault(names[int(tag)], []).append(c.data[phys[k] == tag, :3])
+        dest, width = (surfaces, 3) if kind == 2 else (lines, 2)
+        for tag in np.unique(phys[k]):
+            if int(tag) in names[kind]:
+                dest.setdefault(names[kind][int(tag)], []).append(c.data[phys[k] == tag, :width])
     for name, sets in (m.cell_sets or {}).items():
         if name in surfaces or name.startswith("gmsh:"):
             continue
@@ -112,21 +118,23 @@ def read_mesh(path, units: str = "m") -> TetMesh:
             if idx is not None and len(idx) and m.cells[k].type in ("triangle", "triangle6"):
                 surfaces.setdefault(name, []).append(m.cells[k].data[np.asarray(idx), :3])
     surfaces = {n: np.vstack(v).astype(np.int64) for n, v in surfaces.items()}
+    lines = {n: np.vstack(v).astype(np.int64) for n, v in lines.items()}
     # keep only the points the tets use
     used = np.unique(tets)
     remap = -np.ones(len(points), dtype=np.int64)
     remap[used] = np.arange(len(used))
     points = points[used]
     tets = remap[tets]
-    for n, tri in surfaces.items():
-        if np.any(remap[tri] < 0):
-            raise MeshError(f"{path}: surface {n!r} has triangles on points that no tetrahedron uses")
-        surfaces[n] = remap[tri]
+    for kind, named in (("surface", surfaces), ("line", lines)):
+        for n, cells in named.items():
+            if np.any(remap[cells] < 0):
+                raise MeshError(f"{path}: {kind} {n!r} has cells on points that no tetrahedron uses")
+            named[n] = remap[cells]
     check_mesh(points, tets, str(path), units)
     # node order is a convention for straight tets: make every element right-handed
     neg = tet_volumes(points, tets) < 0
     tets[neg] = tets[neg][:, [0, 2, 1, 3]]
-    return TetMesh(points, tets, surfaces)
+    return TetMesh(points, tets, surfaces, lines)
 
 
 def folded_elements(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
@@ -173,3 +181,57 @@ def check_mesh(points: np.ndarray, tets: np.ndarray, where: str = "mesh", units:
     if len(flat):
         raise MeshError(f"{where}: {len(flat)} degenerate element(s) (zero volume), e.g. elements "
                         f"{flat[:8].tolist()}; re-mesh")
+
+
+# ---------------------------------------------------------------------- geometric selections
+# A selector maps points x (3, n) [m] (facet or edge midpoints, link frame) to a bool mask (n,); use it with
+# Part.select_facets / Part.select_edges or Part.from_mesh(surfaces={name: selector}).
+
+def cylinder_selector(axis_point, axis_dir, radius: float, axial_range=None):
+    """Points within ``radius`` [m] of the axis through ``axis_point`` (3,) along ``axis_dir`` (3,), and, if
+    ``axial_range`` = (lo, hi) is given, with axial coordinate s = (x - axis_point) . axis_dir / |axis_dir| in
+    [lo, hi] [m]. E.g. the bore of a joint: the boundary facets within radius r of the joint axis."""
+    p = np.asarray(axis_point, float)
+    a = np.asarray(axis_dir, float)
+    if p.shape != (3,) or a.shape != (3,) or not np.linalg.norm(a) > 0:
+        raise InputError(f"cylinder_selector needs a point (3,) and a non-zero direction (3,), got {axis_point!r}, "
+                         f"{axis_dir!r}")
+    if not radius > 0:
+        raise InputError(f"cylinder_selector radius must be > 0, got {radius!r}")
+    a = a / np.linalg.norm(a)
+    lo, hi = (-np.inf, np.inf) if axial_range is None else (float(axial_range[0]), float(axial_range[1]))
+
+    def select(x):
+        d = np.asarray(x, float) - p[:, None]
+        s = a @ d
+        r = np.linalg.norm(d - np.outer(a, s), axis=0)
+        return (r <= radius) & (s >= lo) & (s <= hi)
+
+    return select
+
+
+def plane_selector(point, normal, tol: float = 1e-6):
+    """Points within ``tol`` [m] of the plane through ``point`` (3,) with normal ``normal`` (3,)."""
+    p = np.asarray(point, float)
+    n = np.asarray(normal, float)
+    if p.shape != (3,) or n.shape != (3,) or not np.linalg.norm(n) > 0:
+        raise InputError(f"plane_selector needs a point (3,) and a non-zero normal (3,), got {point!r}, {normal!r}")
+    n = n / np.linalg.norm(n)
+
+    def select(x):
+        return np.abs(n @ (np.asarray(x, float) - p[:, None])) <= tol
+
+    return select
+
+
+def box_selector(lo, hi):
+    """Points inside the axis-aligned box lo <= x <= hi (each (3,), [m]; use +-inf for an open side)."""
+    lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+    if lo.shape != (3,) or hi.shape != (3,) or np.any(lo > hi):
+        raise InputError(f"box_selector needs lo (3,) <= hi (3,), got {lo!r}, {hi!r}")
+
+    def select(x):
+        x = np.asarray(x, float)
+        return np.all((x >= lo[:, None]) & (x <= hi[:, None]), axis=0)
+
+    return select

@@ -31,7 +31,11 @@ class Modes:
 
 
 def modes(K, M, n_modes: int, factorization=None) -> Modes:
-    """Lowest ``n_modes`` of K phi = w^2 M phi by shift-invert Lanczos about 0, reusing the factorization of K."""
+    """Lowest ``n_modes`` of K phi = w^2 M phi by shift-invert Lanczos about 0, reusing the factorization of K.
+
+    ARPACK (scipy's eigsh) with a single start vector needs about n_modes + 33 back-substitutions for 20 modes
+    at tol 1e-10; a block Lanczos with multi-right-hand-side solves was tried and needs more solves in total
+    than the cheaper block solves save (measured on a 290k-dof link)."""
     n = K.shape[0]
     fact = factorization or factorize(K)
     n_modes = int(min(n_modes, n - 2))
@@ -47,16 +51,18 @@ def modes(K, M, n_modes: int, factorization=None) -> Modes:
     return Modes(omega=np.sqrt(np.maximum(w2, 0.0)), phi=phi * s)
 
 
-def _step_matrices(w: float, z: float, dt: float):
-    """Exact one-step map for x = [eta, eta'] under a load linear over the step:
-    x1 = Phi x0 + g0 q0 + g1 q1."""
-    F = np.array([[0.0, 1.0], [-w * w, -2.0 * z * w]])
-    aug = np.zeros((4, 4))
-    aug[:2, :2] = F
-    aug[1, 2] = 1.0  # d(eta')/dt gets q
-    aug[2, 3] = 1.0  # dq/dt = slope
+def _step_matrices(w, z, dt: float):
+    """Exact one-step maps for x = [eta, eta'] under a load linear over the step, x1 = Phi x0 + g0 q0 + g1 q1,
+    of every mode at once: w, z (m,) -> Phi (m, 2, 2), g0 (m, 2), g1 (m, 2) (one batched expm)."""
+    w, z = np.atleast_1d(np.asarray(w, float)), np.atleast_1d(np.asarray(z, float))
+    aug = np.zeros((len(w), 4, 4))
+    aug[:, 0, 1] = 1.0
+    aug[:, 1, 0] = -w * w
+    aug[:, 1, 1] = -2.0 * z * w
+    aug[:, 1, 2] = 1.0  # d(eta')/dt gets q
+    aug[:, 2, 3] = 1.0  # dq/dt = slope
     E = sla.expm(aug * dt)
-    Phi, G1, G2 = E[:2, :2], E[:2, 2], E[:2, 3]
+    Phi, G1, G2 = E[:, :2, :2], E[:, :2, 2], E[:, :2, 3]
     return Phi, G1 - G2 / dt, G2 / dt
 
 
@@ -94,8 +100,9 @@ def modal_response(t: np.ndarray, q: np.ndarray, omega: np.ndarray, zeta, eta0=N
     for a, b in _segments(t):
         dt = t[a + 1] - t[a]
         n = b - a  # steps
+        Phis, g0s, g1s = _step_matrices(omega, zeta, dt)
         for i in range(m):  # a loop over modes; time is filtered
-            Phi, g0, g1 = _step_matrices(omega[i], zeta[i], dt)
+            Phi, g0, g1 = Phis[i], g0s[i], g1s[i]
             den = [1.0, -np.trace(Phi), np.linalg.det(Phi)]
             qs = q[a:b + 1, i]
             for comp in (0, 1):
@@ -140,9 +147,11 @@ def rayleigh_zeta(omega, a: float, b: float) -> np.ndarray:
     return (a / omega + b * omega) / 2
 
 
-def newmark(K, M, F, coeff, t, C=None, beta: float = 0.25, gamma: float = 0.5, u0=None, v0=None):
+def newmark(K, M, F, coeff, t, C=None, beta: float = 0.25, gamma: float = 0.5, u0=None, v0=None,
+            on_step=None):
     """Direct average-acceleration Newmark integration of M u'' + C u' + K u = F @ coeff[t] from rest
-    (or u0, v0). Returns u (n_t, n). The effective matrix is factorized once per distinct step."""
+    (or u0, v0). Returns u (n_t, n). The effective matrix is factorized once per distinct step.
+    ``on_step(k)``, if given, is called after step k (to time or report progress)."""
     import scipy.sparse as sp
 
     n = K.shape[0]
@@ -167,4 +176,6 @@ def newmark(K, M, F, coeff, t, C=None, beta: float = 0.25, gamma: float = 0.5, u
         a1 = (u1 - u[k]) / (beta * dt * dt) - v / (beta * dt) - (0.5 / beta - 1) * a
         v = v + dt * ((1 - gamma) * a + gamma * a1)
         u[k + 1], a = u1, a1
+        if on_step is not None:
+            on_step(k)
     return u
