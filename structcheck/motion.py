@@ -34,7 +34,13 @@ class _Node:
         """The node's value if it does not depend on time, else None."""
         return None
 
+    def affine(self):
+        """(a, b) if the node equals a * time + b for constants a, b, else None."""
+        c = self.constant()
+        return None if c is None else (0.0, c)
+
     def step_breaks(self):
+        """(start, end) times [s] of the STEP ramps in this subtree."""
         return []
 
 
@@ -54,6 +60,9 @@ class _Time(_Node):
     def eval(self, t, side):
         return t.copy(), np.ones_like(t), np.zeros_like(t)
 
+    def affine(self):
+        return 1.0, 0.0
+
 
 @dataclass
 class _Un(_Node):
@@ -66,6 +75,10 @@ class _Un(_Node):
     def constant(self):
         c = self.a.constant()
         return None if c is None else -c
+
+    def affine(self):
+        ab = self.a.affine()
+        return None if ab is None else (-ab[0], -ab[1])
 
     def step_breaks(self):
         return self.a.step_breaks()
@@ -117,6 +130,21 @@ class _Bin(_Node):
             return None
         return float(self.eval(np.zeros(1), 1)[0][0])
 
+    def affine(self):
+        f, g = self.a.affine(), self.b.affine()
+        if f is None or g is None:
+            return None
+        if self.op in "+-":
+            sg = 1.0 if self.op == "+" else -1.0
+            return f[0] + sg * g[0], f[1] + sg * g[1]
+        if self.op == "*" and (f[0] == 0 or g[0] == 0):
+            return f[0] * g[1] + g[0] * f[1], f[1] * g[1]
+        if self.op == "/" and g[0] == 0 and g[1] != 0:
+            return f[0] / g[1], f[1] / g[1]
+        if f[0] == 0 and g[0] == 0:  # a constant power
+            return 0.0, self.constant()
+        return None
+
     def step_breaks(self):
         return self.a.step_breaks() + self.b.step_breaks()
 
@@ -157,14 +185,30 @@ class _Call(_Node):
         d2 = dh * (dds / w ** 2 * dx * dx + ds / w * ddx)
         return val, d1, d2
 
+    def constant(self):
+        if any(a.constant() is None for a in self.args):
+            return None
+        return float(self.eval(np.zeros(1), 1)[0][0])
+
     def step_breaks(self):
         out = []
         for a in self.args:
             out += a.step_breaks()
-        if self.name in ("STEP", "STEP5") and isinstance(self.args[0], _Time):
-            x0, x1 = self.args[1].constant(), self.args[3].constant()
-            if x0 is not None and x1 is not None:
-                out.append((x0, x1))
+        if self.name not in ("STEP", "STEP5"):
+            return out
+        x0, x1 = self.args[1].constant(), self.args[3].constant()
+        if x0 is None or x1 is None:
+            raise InputError(_at(self.text, self.pos, f"{self.name}'s x0 and x1 (2nd and 4th arguments) must be "
+                                                     f"constants, not functions of time"))
+        ab = self.args[0].affine()
+        if ab is None:
+            raise InputError(_at(self.text, self.pos, f"{self.name}'s first argument must be affine in time "
+                                                     f"(a * time + b, e.g. time, time - 1, 2*time, time/2 + 0.5) "
+                                                     f"so that its ramp's start and end times are known; write "
+                                                     f"the law as a function of time instead"))
+        a, b = ab
+        if a != 0:  # x = a t + b reaches x0 and x1 at these times (in reverse order when a < 0)
+            out.append(tuple(sorted(((x0 - b) / a, (x1 - b) / a))))
         return out
 
 
@@ -300,6 +344,11 @@ class MotionLaw:
 
     Case-insensitive; ``90d`` is degrees (converted to rad); functions STEP, STEP5, SIN, COS; PI; the variable
     TIME. Parsed into a tree (never eval'ed) with exact first and second derivatives.
+
+    ``breakpoints``: the times [s] where a STEP/STEP5 ramp starts or ends (sorted), ``ramps`` the ramps'
+    durations [s]. A STEP's first argument must be affine in time (``time``, ``time - 1``, ``2*time``,
+    ``time/2 + 0.5``, ...) and its x0, x1 constants, so those times are known: ``STEP(a*time + b, x0, ...)``
+    ramps between the times (x0 - b)/a and (x1 - b)/a. Anything else raises InputError.
     """
 
     def __init__(self, text: str):
@@ -325,12 +374,18 @@ class MotionLaw:
         return [a.reshape(t.shape) for a in (f, d, dd)]
 
     def value(self, t):
+        """The expression's value at times ``t`` [s] (scalar or array; same shape out): an offset from home
+        [rad or m] for a joint law (``d`` suffix = degrees, converted), or whatever unit the law is used in
+        (e.g. a force [N])."""
         return self._eval(t)[0]
 
     def velocity(self, t):
+        """Exact first time derivative at ``t`` [s] (same shape as t) [unit/s]."""
         return self._eval(t)[1]
 
     def acceleration(self, t, side=1):
+        """Exact second time derivative at ``t`` [s] (same shape as t) [unit/s^2]; at a STEP breakpoint
+        ``side=+1`` gives the right limit, ``side=-1`` the left one."""
         return self._eval(t, side)[2]
 
 
@@ -615,17 +670,29 @@ class BSpline:
 
 @dataclass(frozen=True)
 class Tabulated:
-    """Tabulated joint data (e.g. exported from ADAMS) smoothed by a quintic interpolating spline, so that
-    velocity and acceleration are continuous. Times must increase strictly."""
+    """Tabulated joint data (e.g. exported from ADAMS): offsets ``q`` [rad or m] at times ``t`` [s] (equal
+    lengths, at least 6 rows, times increasing strictly, all finite), interpolated by a quintic spline so that
+    velocity and acceleration are continuous inside the table.
+
+    Outside the table ``[t[0], t[-1]]`` the data say nothing about the motion. With ``outside="error"`` (the
+    default) evaluating there raises InputError naming the table's span: extend the table (e.g. with rows at
+    rest) or shorten the analysis. With ``outside="hold"`` the joint holds its end value with zero velocity and
+    acceleration (as this package's Quintic and BSpline laws do); that is consistent only if the data start
+    and end at rest, otherwise the velocity jumps at the table ends (an impulse the rigid-body dynamics does
+    not represent). Either way the table ends are ``breakpoints``, so the analysis grid contains them; at an
+    end, ``acceleration(t, side)`` gives the one-sided limit (``side=+1`` right, ``-1`` left)."""
 
     t: tuple
     q: tuple
     source: str = "table"
+    outside: str = "error"
 
     @classmethod
-    def from_csv(cls, path, column: str | None = None, time_column: str = "time", units: str = "rad"):
+    def from_csv(cls, path, column: str | None = None, time_column: str = "time", units: str = "rad",
+                 outside: str = "error"):
         """Read a CSV with a header row. ``column`` names the joint column (default: the only non-time column);
-        ``units`` 'rad', 'deg' or 'm'. Errors name the file, row and column."""
+        ``units`` 'rad', 'deg' or 'm'; ``outside`` as for the class. Errors name the file, row, column and
+        time."""
         import csv
 
         if units not in ("rad", "deg", "m"):
@@ -635,6 +702,8 @@ class Tabulated:
                 rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
         except OSError as exc:
             raise InputError(f"cannot read motion table {str(path)!r}: {exc.strerror}") from None
+        if not rows:
+            raise InputError(f"{path}: the motion table is empty; it needs a header row and data rows")
         header = [h.strip() for h in rows[0]]
         lower = [h.lower() for h in header]
         if time_column.lower() not in lower:
@@ -655,39 +724,86 @@ class Tabulated:
             except (ValueError, IndexError):
                 raise InputError(f"{path}, row {k}: cannot read a number in column {column!r} or "
                                  f"{time_column!r}: {r}") from None
-            if not (np.isfinite(tv) and np.isfinite(qv)):
-                raise InputError(f"{path}, row {k}, column {column!r}: value is NaN or infinite")
+            if not np.isfinite(tv):
+                raise InputError(f"{path}, row {k}, column {time_column!r}: the time is NaN or infinite ({r[it]!r})")
+            if not np.isfinite(qv):
+                raise InputError(f"{path}, row {k}, column {column!r}, time {tv:g} s: value is NaN or infinite "
+                                 f"({r[ic]!r})")
             t.append(tv)
             q.append(math.radians(qv) if units == "deg" else qv)
-        return cls(tuple(t), tuple(q), source=f"{path}:{column}")
+        return cls(tuple(t), tuple(q), source=f"{path}:{column}", outside=outside)
 
     def __post_init__(self):
-        t = np.asarray(self.t, float)
+        if self.outside not in ("error", "hold"):
+            raise InputError(f"{self.source}: outside must be 'error' or 'hold', got {self.outside!r}")
+        t, q = _table_column(self.t, self.source, "t"), _table_column(self.q, self.source, "q")
+        if len(t) != len(q):
+            raise InputError(f"{self.source}: {len(t)} times but {len(q)} values; give one value per time")
         if len(t) < 6:
             raise InputError(f"{self.source}: a table needs at least 6 rows, got {len(t)}")
+        bad_t, bad_q = np.flatnonzero(~np.isfinite(t)), np.flatnonzero(~np.isfinite(q))
+        if len(bad_t):
+            raise InputError(f"{self.source}: the time at index {bad_t[0]} is {t[bad_t[0]]} (NaN or infinite)")
+        if len(bad_q):
+            k = bad_q[0]
+            raise InputError(f"{self.source}: the value at index {k} (time {t[k]:g} s) is {q[k]} (NaN or infinite)")
         bad = np.nonzero(np.diff(t) <= 0)[0]
         if len(bad):
             raise InputError(f"{self.source}: time does not increase at row {bad[0] + 2} "
                              f"({t[bad[0]]:g} -> {t[bad[0] + 1]:g} s)")
         from scipy.interpolate import make_interp_spline
 
-        object.__setattr__(self, "_spl", make_interp_spline(t, np.asarray(self.q, float), k=5))
+        object.__setattr__(self, "_spl", make_interp_spline(t, q, k=5))
 
-    breakpoints = ()
+    @property
+    def breakpoints(self):
+        """The table's first and last times [s]."""
+        return (float(self.t[0]), float(self.t[-1]))
+
     ramps = ()
 
-    def _eval(self, t, nu):
-        t = np.clip(_as_array(t), self.t[0], self.t[-1])
-        return self._spl(t, nu)
+    def _eval(self, t, nu, side=1):
+        t = _as_array(t)
+        t0, t1 = self.breakpoints
+        if self.outside == "error":
+            # round-off of a time grid built from the same end times is not "outside"
+            tol = 1e-12 * max(1.0, abs(t0), abs(t1))
+            out = (t < t0 - tol) | (t > t1 + tol)
+            if np.any(out):
+                k = np.flatnonzero(out.ravel())[0]
+                raise InputError(f"{self.source}: time {t.ravel()[k]:g} s is outside the table's span "
+                                 f"[{t0:g}, {t1:g}] s; extend the table (e.g. with rows at rest), shorten the "
+                                 f"analysis, or give outside='hold' to hold the end values")
+        v = self._spl(np.clip(t, t0, t1), nu)
+        if nu and self.outside == "hold":
+            # velocity: the closed span (continuous if the data end at rest); acceleration: one-sided limits
+            inside = (t >= t0) & (t <= t1) if nu == 1 else \
+                (t > t0) & (t < t1) | ((t == t0) if side > 0 else (t == t1))
+            v = np.where(inside, v, 0.0)
+        return v
 
     def value(self, t):
+        """Offset from home [rad or m], same shape as t [s]."""
         return self._eval(t, 0)
 
     def velocity(self, t):
+        """d value / dt [rad/s or m/s], same shape as t [s]."""
         return self._eval(t, 1)
 
     def acceleration(self, t, side=1):
-        return self._eval(t, 2)
+        """d^2 value / dt^2 [rad/s^2 or m/s^2], same shape as t [s]; ``side`` picks the one-sided limit at the
+        table ends (only matters with ``outside="hold"``)."""
+        return self._eval(t, 2, side)
+
+
+def _table_column(x, source, what):
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{source}: {what} must be a sequence of numbers") from None
+    if a.ndim != 1:
+        raise InputError(f"{source}: {what} must be one-dimensional, got shape {a.shape}")
+    return a
 
 
 def as_law(x):

@@ -43,20 +43,67 @@ def test_hand_values():
     assert MotionLaw(FORCE).value(1.995) == pytest.approx(49.0)
 
 
+def fd4(f, t, h):
+    """4th-order central difference of f at t: error h^4 f^(5) / 30 + round-off ~ eps |f| / h."""
+    return (f(t - 2 * h) - 8 * f(t - h) + 8 * f(t + h) - f(t + 2 * h)) / (12 * h)
+
+
 @pytest.mark.parametrize("text", [J1, J2, FORCE, "STEP5(time, 1, -2, 3, 4) * SIN(2*PI*time/7) + cos(time)**2",
-                                  "-(3.5e-1 * TIME ** 3) / (2 + time)", "step(sin(time), -0.5, 0, 0.5, 1)"])
+                                  "-(3.5e-1 * TIME ** 3) / (2 + time)", "sin(STEP(2*time - 1, 3, 0, 9, 2))",
+                                  "STEP(time/2 + 0.5, 1, 0, 2, 1) * time ** 2"])
 def test_derivatives_match_finite_differences(text, rng):
     law = MotionLaw(text)
+    h = 1e-3
     bps = np.array(law.breakpoints) if law.breakpoints else np.array([-1.0])
-    t = rng.uniform(0.1, 9.9, 200)
-    t = t[np.min(np.abs(t[:, None] - bps[None, :]), axis=1) > 1e-3]
-    h = 1e-5
-    fd_v = (law.value(t + h) - law.value(t - h)) / (2 * h)
-    fd_a = (law.velocity(t + h) - law.velocity(t - h)) / (2 * h)
+    t = np.r_[rng.uniform(0.1, 9.9, 200), (bps[:-1] + 2 * bps[1:]) / 3]  # also inside every ramp, however short
+    t = t[np.min(np.abs(t[:, None] - bps[None, :]), axis=1) > 2.5 * h]  # the stencil must not straddle a kink
     scale_v = max(1.0, np.abs(law.velocity(t)).max())
     scale_a = max(1.0, np.abs(law.acceleration(t)).max())
-    np.testing.assert_allclose(law.velocity(t), fd_v, atol=1e-6 * scale_v * 1e3)
-    np.testing.assert_allclose(law.acceleration(t), fd_a, atol=1e-6 * scale_a * 1e3)
+    # truncation h^4 f^(5) / 30 <~ 1e-11 relative for these laws (a cubic STEP ramp is differenced exactly up to
+    # round-off ~ 1e-16 |f| / h); measured errors are below 5e-12 of the scale
+    np.testing.assert_allclose(law.velocity(t), fd4(law.value, t, h), rtol=0, atol=1e-10 * scale_v)
+    np.testing.assert_allclose(law.acceleration(t), fd4(law.velocity, t, h), rtol=0, atol=1e-10 * scale_a)
+
+
+@pytest.mark.parametrize("text, ramp", [
+    ("STEP(time - 1, 0, 0, 2, 1)", (1.0, 3.0)),
+    ("STEP(2*time, 1, 0, 3, 1)", (0.5, 1.5)),
+    ("STEP(time/2 + 0.5, 1, 0, 2, 1)", (1.0, 3.0)),
+    ("STEP5(-time, -3, 1, -1, 0)", (1.0, 3.0)),  # decreasing argument: the ramp runs from x1 back to x0
+    ("STEP(4 - (time - 2)*2 + 3*time, 11, 0, 12, 1)", (3.0, 4.0)),  # x = time + 8
+    ("STEP((time - 1.5)*100, 0, 0, 1, 2d)", (1.5, 1.51)),
+])
+def test_affine_step_arguments_give_breakpoints(text, ramp):
+    law = MotionLaw(text)
+    np.testing.assert_allclose(law.breakpoints, ramp, rtol=1e-14)
+    np.testing.assert_allclose(law.ramps, [ramp[1] - ramp[0]], rtol=1e-12)
+    # independently of the breakpoint algebra: the law is at rest just outside the ramp and moving just inside
+    a, b = ramp
+    eps = 1e-6 * (b - a)
+    assert law.velocity(a - eps) == 0.0 and law.velocity(b + eps) == 0.0
+    assert law.velocity(a + eps) != 0.0 and law.velocity(b - eps) != 0.0
+    # the analysis grid contains both ends and resolves the ramp with min_ramp_samples intervals
+    g = time_grid([law], 5.0, n_frames=11, min_ramp_samples=10)
+    assert np.min(np.abs(g.t - a)) < 1e-12 and np.min(np.abs(g.t - b)) < 1e-12
+    assert np.sum((g.t >= a - 1e-12) & (g.t <= b + 1e-12)) >= 11
+    assert g.shortest_ramp == pytest.approx(b - a, rel=1e-12)
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("STEP(SIN(time), -0.5, 0, 0.5, 1)", "STEP's first argument must be affine in time"),
+    ("STEP5(time*time, 0, 0, 1, 1)", "STEP5's first argument must be affine in time"),
+    ("2 + STEP(1/(time + 1), 0, 0, 1, 1)", "STEP's first argument must be affine in time"),
+    ("STEP(time, time, 0, 5, 1)", "x0 and x1 .* must be constants"),
+])
+def test_non_affine_step_arguments_are_rejected(text, needle):
+    with pytest.raises(InputError, match=needle):
+        MotionLaw(text)
+
+
+def test_constant_step_argument_has_no_breakpoints():
+    law = MotionLaw("STEP(2, 1, 0, 3, 4) + STEP(SIN(1), 0, 0, 1, 1) * time")
+    assert law.breakpoints == ()
+    assert law.value(2.0) == pytest.approx(step(2, 1, 0, 3, 4) + step(math.sin(1), 0, 0, 1, 1) * 2.0)
 
 
 def test_one_sided_accelerations_at_breakpoints():
@@ -159,16 +206,68 @@ def test_tabulated_recovers_derivatives(tmp_path):
     np.testing.assert_allclose(law.acceleration(tt), -9 * np.sin(3 * tt), atol=1e-4)
 
 
-def test_tabulated_errors_name_row_and_column(tmp_path):
+def test_tabulated_errors_name_row_column_and_time(tmp_path):
     p = tmp_path / "bad.csv"
     p.write_text("time,j1\n0,0\n0.1,1\n0.2,nan\n0.3,1\n0.4,1\n0.5,1\n")
-    with pytest.raises(InputError, match="row 4, column 'j1'"):
+    with pytest.raises(InputError, match=r"bad.csv, row 4, column 'j1', time 0.2 s: value is NaN"):
+        Tabulated.from_csv(p)
+    p.write_text("time,j1\n0,0\n0.1,1\nnan,2\n0.3,1\n0.4,1\n0.5,1\n")
+    with pytest.raises(InputError, match=r"row 4, column 'time': the time is NaN"):
         Tabulated.from_csv(p)
     p.write_text("time,j1\n0,0\n0.1,1\n0.1,2\n0.3,1\n0.4,1\n0.5,1\n")
     with pytest.raises(InputError, match="time does not increase at row 3"):
         Tabulated.from_csv(p)
     with pytest.raises(InputError, match="no column 'j9'"):
         Tabulated.from_csv(p, column="j9")
+
+
+def test_tabulated_direct_nan_and_shape_errors():
+    t = np.linspace(0, 1, 8)
+    q = np.sin(t)
+    q[5] = np.nan
+    with pytest.raises(InputError, match=r"table: the value at index 5 \(time 0.714286 s\) is nan"):
+        Tabulated(t, q)
+    t2 = t.copy()
+    t2[2] = np.nan
+    with pytest.raises(InputError, match=r"the time at index 2 is nan"):
+        Tabulated(t2, np.sin(t))
+    with pytest.raises(InputError, match=r"8 times but 7 values"):
+        Tabulated(t, np.sin(t[:7]))
+    with pytest.raises(InputError, match=r"outside must be 'error' or 'hold'"):
+        Tabulated(t, np.sin(t), outside="clip")
+
+
+def test_tabulated_outside_the_table():
+    t = np.linspace(1.0, 3.0, 41)
+    law = Tabulated(t, np.sin(t))
+    assert law.breakpoints == (1.0, 3.0)
+    with pytest.raises(InputError, match=r"time 3.5 s is outside the table's span \[1, 3\] s"):
+        law.velocity(np.array([2.0, 3.5]))
+    with pytest.raises(InputError, match=r"time 0 s is outside"):
+        law.value(0.0)
+    # the ends themselves (and round-off beyond them) are inside
+    assert law.value(3.0 + 1e-15) == pytest.approx(math.sin(3.0), abs=1e-12)
+    # hold: end values with zero velocity and acceleration, consistently (the value does not move out there)
+    held = Tabulated(t, np.sin(t), outside="hold")
+    out = np.array([0.0, 0.5, 3.2, 10.0])
+    np.testing.assert_allclose(held.value(out), np.sin([1, 1, 3, 3]), atol=1e-12)
+    assert not held.velocity(out).any() and not held.acceleration(out).any()
+    h = 1e-3
+    for x in (0.5, 3.2):
+        assert (held.value(x + h) - held.value(x - h)) / (2 * h) == 0.0
+    # inside, the spline; one-sided accelerations at the ends
+    assert held.acceleration(1.0, side=1) == pytest.approx(-math.sin(1.0), abs=1e-3)
+    assert held.acceleration(1.0, side=-1) == 0.0
+    assert held.acceleration(3.0, side=-1) == pytest.approx(-math.sin(3.0), abs=1e-3)
+    assert held.acceleration(3.0, side=1) == 0.0
+
+
+def test_time_grid_contains_table_ends():
+    t = np.linspace(0.37, 2.61, 30)
+    g = time_grid([Tabulated(t, t ** 2, outside="hold"), MotionLaw("STEP(time, 1, 0, 2, 1)")], 4.0, n_frames=5)
+    for b in (0.37, 2.61, 1.0, 2.0):
+        assert np.min(np.abs(g.t - b)) < 1e-12
+    assert set(g.breakpoints) == {0.37, 2.61, 1.0, 2.0}
 
 
 def test_time_grid_contains_breakpoints_and_resolves_short_ramp():
