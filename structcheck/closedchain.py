@@ -122,7 +122,8 @@ class ClosedChainDynamics:
     (they change along the redundant constraints' null space at some sample; the values given are the
     minimum-norm ones); ``multipliers`` (n_t, n_rows) minimum-norm constraint forces [N, N m] in the cut frames
     on A; ``constraint_rank`` and ``redundant`` (number of redundant constraint rows); ``tree`` the Dynamics of
-    the open tree without the cut forces (its ``kinematics``/``inertials`` describe the links' motion)."""
+    the open tree without the cut forces (its ``kinematics``/``inertials`` describe the links' motion);
+    ``warnings`` those of the tree (mimic joints in the tree, whose loop joints are also ``undetermined``)."""
 
     tau: np.ndarray
     actuated: tuple
@@ -135,6 +136,7 @@ class ClosedChainDynamics:
     redundant: int
     motion: ClosedChainMotion
     tree: Dynamics
+    warnings: tuple = ()
 
     @property
     def kinematics(self) -> LinkKinematics:
@@ -295,13 +297,22 @@ class ClosedChain:
 
     # ------------------------------------------------------------------ algorithms (free functions below)
     def positions(self, q_ind, t=None, q_guess=None) -> np.ndarray:
+        """All tree coordinates q (n_t, n_coords) [rad, m] (``coordinate_names`` order) that close the loops,
+        for the independent coordinates ``q_ind`` (n_t, n_independent), absolute; ``t`` (n_t,) [s] only names
+        times in errors; ``q_guess`` (n_coords,) the assembled pose near the start (default the home values).
+        See :func:`solve_positions`."""
         return solve_positions(self, q_ind, t, q_guess)
 
     def motion(self, q_ind, qd_ind, qdd_ind, t=None, q_guess=None) -> ClosedChainMotion:
+        """Positions, rates and accelerations of all tree coordinates from the independent ones (each
+        (n_t, n_independent) [rad, m, /s, /s^2]); see :func:`closed_chain_motion`."""
         return closed_chain_motion(self, q_ind, qd_ind, qdd_ind, t, q_guess)
 
     def inverse_dynamics(self, motion: ClosedChainMotion, gravity=(0.0, 0.0, -9.81), point_forces=None,
                          payloads=None) -> ClosedChainDynamics:
+        """Actuator torques/forces, cut-joint forces and every joint's wrench along ``motion``; ``gravity``
+        (3,) world [m/s^2], ``point_forces`` point name -> (n_t, 3) or (3,) world [N], ``payloads`` as in
+        :func:`structcheck.dynamics.inverse_dynamics`. See :func:`closed_chain_dynamics`."""
         return closed_chain_dynamics(self, motion, gravity, point_forces, payloads)
 
 
@@ -738,6 +749,8 @@ def closed_chain_dynamics(chain: ClosedChain, motion: ClosedChainMotion, gravity
         mag = np.abs(dW) * np.concatenate([np.full(3, chain.size), np.ones(3)])
         scale = np.max(mag, axis=(2, 3), keepdims=True)
         undetermined = np.any(mag > _UNDETERMINED_RTOL * np.maximum(scale, 1e-300), axis=(0, 1))
+    if dyn.undetermined is not None:  # mimic joints of the tree: loops the model does not contain
+        undetermined[:len(tree.joints)] |= dyn.undetermined
     R_wl = T[..., :3, :3]
     Rj = np.stack([R_wl[:, chain._jchild[k]] for k in range(len(tree.joints))]
                   + [Rb for (_, _, Rb, _) in _cut_frames(chain, T)], axis=1)
@@ -745,7 +758,8 @@ def closed_chain_dynamics(chain: ClosedChain, motion: ClosedChainMotion, gravity
                         axis=2)
     return ClosedChainDynamics(tau=tau_act, actuated=chain.actuated, joint_names=chain.joint_names,
                                joint_wrenches=W, joint_wrenches_world=Ww, undetermined=undetermined,
-                               multipliers=lam, constraint_rank=r, redundant=m - r, motion=motion, tree=dyn)
+                               multipliers=lam, constraint_rank=r, redundant=m - r, motion=motion, tree=dyn,
+                               warnings=dyn.warnings)
 
 
 # ---------------------------------------------------------------------- checks every study reports

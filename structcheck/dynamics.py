@@ -32,8 +32,14 @@ class Inertials:
 @dataclass(frozen=True)
 class Dynamics:
     """``tau`` (n_t, n_dof) generalized forces of the independent joints [N m or N]; ``joint_names`` every
-    joint; ``joint_wrenches`` (n_t, n_joints, 6) parent on child at the joint origin, child axes;
-    ``joint_wrenches_world`` the same in world axes (still about the joint origin)."""
+    joint; ``joint_wrenches`` (n_t, n_joints, 6) [Fx, Fy, Fz, Mx, My, Mz] [N, N m] parent on child at the joint
+    origin, child axes; ``joint_wrenches_world`` the same in world axes (still about the joint origin);
+    ``kinematics`` of the links and their ``inertials``.
+
+    ``undetermined`` (n_joints, 6) bool: wrench components the model does not determine (the values given are
+    those of the open tree), as in :class:`structcheck.closedchain.ClosedChainDynamics`; here the joints of
+    the loops that URDF mimic joints stand for (see :func:`mimic_loops`). ``warnings``: one sentence per
+    such loop, naming its joints."""
 
     tau: np.ndarray
     joint_names: tuple
@@ -41,6 +47,8 @@ class Dynamics:
     joint_wrenches_world: np.ndarray
     kinematics: LinkKinematics
     inertials: Inertials
+    undetermined: np.ndarray | None = None
+    warnings: tuple = ()
 
 
 def _skew_inertia(m, d):
@@ -74,6 +82,51 @@ def link_inertials(robot, payloads=None) -> Inertials:
         I = sum(p[2] + _skew_inertia(p[0], p[1] - c) for p in parts)
         mass[i], com[i], inertia[i] = m, c, I
     return Inertials(mass, com, inertia)
+
+
+def mimic_loops(robot) -> tuple:
+    """The joints whose wrenches a mimic joint leaves undetermined: (mask (n_joints, 6) bool, warnings tuple).
+
+    A URDF ``<mimic>`` joint follows its source joint through a mechanism that the model does not contain
+    (a parallelogram's connecting bar, a belt, gears) and whose geometry URDF does not give. The torques are
+    right (virtual work on the coupled coordinates), but the loop's internal forces are missing: the mimic
+    joint, its source and every joint on the tree path between their parent links carry open-tree wrenches
+    (e.g. a moment about a passive pin's axis, no bar force). All six components of those joints are flagged;
+    joints outside the loop (upstream of it or beyond its links) are exact, since the loop's internal forces
+    cancel there."""
+    nj = len(robot.joints)
+    mask = np.zeros((nj, 6), bool)
+    idx = {j.name: k for k, j in enumerate(robot.joints)}
+    parent_joint = {j.child: k for k, j in enumerate(robot.joints)}
+
+    def to_base(link):
+        path = []
+        while link in parent_joint:
+            path.append(parent_joint[link])
+            link = robot.joints[parent_joint[link]].parent
+        return path
+
+    loops = {}  # source joint -> (mimic joints, loop joints)
+    for k, j in enumerate(robot.joints):
+        if j.mimic is None:
+            continue
+        s = idx[j.mimic[0]]
+        between = set(to_base(j.parent)) ^ set(to_base(robot.joints[s].parent))
+        mimics, joints = loops.setdefault(s, ([], set()))
+        mimics.append(k)
+        joints |= between | {k, s}
+    warnings = []
+    for s, (mimics, joints) in loops.items():
+        mask[sorted(joints)] = True
+        names = [robot.joints[k].name for k in sorted(joints)]
+        warnings.append(
+            f"mimic joint{'s' if len(mimics) > 1 else ''} {[robot.joints[k].name for k in mimics]} follow"
+            f"{'' if len(mimics) > 1 else 's'} {robot.joints[s].name!r} through a mechanism the model does not "
+            f"contain (URDF <mimic> gives neither the loop nor its geometry), so the loop's internal forces are not "
+            f"modelled: the torques are exact, but the wrenches of the joints {names} are those of an open tree "
+            f"(all six components flagged undetermined). For bearing loads, model the loop as a "
+            f"structcheck.closedchain.ClosedChain with cut joints")
+    return mask, tuple(warnings)
 
 
 def _external(robot, kin, point_forces, n_t):
@@ -112,10 +165,13 @@ def _point_forces(robot, point_forces, n_t):
 
 
 def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None) -> Dynamics:
-    """Joint torques and reaction wrenches for samples q, qd, qdd (n_t, n_dof).
+    """Joint torques and reaction wrenches for samples q, qd, qdd (n_t, n_dof) (absolute joint values [rad, m]
+    and rates, ``robot.dof_names`` order; (n_dof,) for one sample).
 
     ``gravity`` (3,) world [m/s^2]; ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N];
-    ``payloads``: point name -> mass or (mass, inertia about the point in link axes)."""
+    ``payloads``: point name -> mass [kg] or (mass, inertia (3, 3) about the point in link axes [kg m^2]).
+    Returns :class:`Dynamics` (tau (n_t, n_dof), joint_wrenches (n_t, n_joints, 6), undetermined, warnings,
+    ...). Mimic joints: tau by virtual work, loop joints flagged (see :func:`mimic_loops`)."""
     qj = robot.joint_values(q)
     n_t = qj.shape[0]
     qdj = _rates(robot, robot._check_q(qd, "qd"))
@@ -200,8 +256,10 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
         for ch, ci, mult, o in actuated:
             # the axis component; virtual work: a mimic joint's torque acts through its multiplier
             tau[sl, ci] += G[ch, o, 2] if mult == 1.0 else mult * G[ch, o, 2]
+    undetermined, warnings = mimic_loops(robot)
     return Dynamics(tau=tau, joint_names=robot.joint_names, joint_wrenches=WW[0], joint_wrenches_world=WW[1],
-                    kinematics=LinkKinematics(T, V[0], V[1], V[2], V[3]), inertials=inert)
+                    kinematics=LinkKinematics(T, V[0], V[1], V[2], V[3]), inertials=inert,
+                    undetermined=undetermined, warnings=warnings)
 
 
 def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
@@ -219,6 +277,8 @@ def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
 
 
 def kinetic_energy(robot, dyn: Dynamics) -> np.ndarray:
+    """Kinetic energy (n_t,) [J] of all links, sum(1/2 m v_c . v_c + 1/2 w . I_c w), from ``dyn``'s link
+    kinematics and inertials (v_c the COM velocity; w, I_c in link axes)."""
     kin, inert = dyn.kinematics, dyn.inertials
     v_com = kin.v_origin + np.cross(kin.omega, inert.com[None])
     return 0.5 * np.sum(inert.mass[None] * np.sum(v_com ** 2, axis=2), axis=1) + \

@@ -64,20 +64,24 @@ class Joint:
 
     @property
     def movable(self) -> bool:
+        """True unless the joint is fixed."""
         return self.type != "fixed"
 
 
 def rot_x(a):
+    """Homogeneous transform (4, 4): rotation by angle ``a`` [rad] about x (scalar a)."""
     c, s = math.cos(a), math.sin(a)
     return np.array([[1, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1.0]])
 
 
 def rot_z(a):
+    """Homogeneous transform (4, 4): rotation by angle ``a`` [rad] about z (scalar a)."""
     c, s = math.cos(a), math.sin(a)
     return np.array([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]])
 
 
 def trans(x=0.0, y=0.0, z=0.0):
+    """Homogeneous transform (4, 4): translation by (x, y, z) [m], no rotation."""
     T = np.eye(4)
     T[:3, 3] = (x, y, z)
     return T
@@ -160,26 +164,32 @@ class Robot:
     # ------------------------------------------------------------------ basic properties
     @property
     def n_dof(self) -> int:
+        """Number of independent joint coordinates (movable joints that are not mimics)."""
         return len(self.dof_names)
 
     @property
     def home(self) -> np.ndarray:
+        """Assembled pose (n_dof,), absolute joint values [rad or m]."""
         return np.array([self._by_name[n].home for n in self.dof_names], float)
 
     @property
     def lower(self) -> np.ndarray:
+        """Lower limits (n_dof,), absolute [rad or m] (-inf: none)."""
         return np.array([self._by_name[n].lower for n in self.dof_names], float)
 
     @property
     def upper(self) -> np.ndarray:
+        """Upper limits (n_dof,), absolute [rad or m] (inf: none)."""
         return np.array([self._by_name[n].upper for n in self.dof_names], float)
 
     def joint(self, name: str) -> Joint:
+        """The joint called ``name`` (InputError listing the joints if there is none)."""
         if name not in self._by_name:
             raise InputError(f"unknown joint {name!r}; the robot's joints are {list(self.joint_names)}")
         return self._by_name[name]
 
     def link(self, name: str) -> Link:
+        """The link called ``name`` (InputError listing the links if there is none)."""
         for ln in self.links:
             if ln.name == name:
                 return ln
@@ -265,7 +275,19 @@ class Robot:
         return jacobian(self, q, point)
 
     def inverse_dynamics(self, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None):
-        """Dynamics (tau, joint_wrenches, ...); see structcheck.dynamics.inverse_dynamics."""
+        """Inverse dynamics with every joint's reaction wrench (recursive Newton-Euler over all samples at once).
+
+        ``q``, ``qd``, ``qdd`` (n_t, n_dof) or (n_dof,): absolute joint values and their rates of the
+        independent joints (``dof_names`` order) [rad, m; /s; /s^2]. ``gravity`` (3,) world [m/s^2];
+        ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N]; ``payloads``: point name ->
+        mass [kg] or (mass, inertia (3, 3) about the point in link axes [kg m^2]).
+
+        Returns a :class:`structcheck.dynamics.Dynamics`: ``tau`` (n_t, n_dof) [N m or N];
+        ``joint_names`` (every joint, in ``joint_names`` order); ``joint_wrenches`` (n_t, n_joints, 6)
+        [Fx, Fy, Fz, Mx, My, Mz] [N, N m] exerted by the parent on the child at the joint origin, in the child's
+        axes (``joint_wrenches_world``: world axes); ``undetermined`` (n_joints, 6) bool and ``warnings`` for
+        wrench components the model cannot give (mimic joints: the unmodelled loop); ``kinematics`` and
+        ``inertials``. See structcheck.dynamics.inverse_dynamics."""
         from .dynamics import inverse_dynamics
 
         return inverse_dynamics(self, q, qd, qdd, gravity, point_forces, payloads)
@@ -274,26 +296,28 @@ class Robot:
     @classmethod
     def from_modified_dh(cls, rows, home=None, limits=None, link_names=None, joint_names=None, types=None,
                          inertials=None, base_name="base", name="robot") -> "Robot":
-        """Modified (Craig) D-H: row i = (alpha_{i-1}, a_{i-1}, d_i[, theta_offset_i]) [rad, m];
+        """Modified (Craig) D-H: row i = (alpha_{i-1}, a_{i-1}, d_i[, theta_i]) [rad, m];
         T_{i-1,i} = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i). Link i's frame is frame i.
 
+        The joint coordinate IS the row's variable, absolute (DESIGN.md): q_i = theta_i for a 'revolute' row,
+        q_i = d_i for a 'prismatic' row. The row's entry for its variable must therefore be 0 (the pose is
+        given by q, and the assembled pose by ``home``): a nonzero theta_i in a revolute row (or d_i in a
+        prismatic row) raises InputError instead of silently shifting q. The other entries are the constant
+        parameters (theta_i of a prismatic row, d_i of a revolute row).
+
         ``home`` (n,) absolute joint values of the assembled pose; ``limits`` (n, 2) absolute; ``types``
-        'revolute' (theta varies) or 'prismatic' (d varies) per row; ``inertials`` per link i >= 1:
-        None or dict(mass=, com=, inertia=) in frame i. ``link_names`` has n + 1 names (base first)."""
-        rows = [tuple(r) + (0.0,) * (4 - len(r)) for r in rows]
+        'revolute' or 'prismatic' per row; ``inertials`` per link i >= 1: None or dict(mass=, com=, inertia=)
+        in frame i. ``link_names`` has n + 1 names (base first)."""
+        rows = _dh_rows(rows, 3, "(alpha_{i-1}, a_{i-1}, d_i[, theta_i])")
         n = len(rows)
         link_names, joint_names, types, home, limits = _dh_defaults(n, link_names, joint_names, types, home,
                                                                     limits, base_name)
         links = [Link(link_names[0])]
         joints = []
-        for i, (alpha, a, d, off) in enumerate(rows):
-            if types[i] == "revolute":
-                origin = rot_x(alpha) @ trans(x=a) @ rot_z(off) @ trans(z=d)
-                # RotZ(theta) and TransZ(d) commute: the joint rotates the child frame about its own z
-            elif types[i] == "prismatic":
-                origin = rot_x(alpha) @ trans(x=a) @ rot_z(off) @ trans(z=d)
-            else:
-                raise InputError(f"D-H row {i + 1}: joint type must be 'revolute' or 'prismatic', got {types[i]!r}")
+        for i, (alpha, a, d, theta) in enumerate(rows):
+            _dh_check_variable(i, types[i], theta, d, joint_names[i])
+            # the joint's own motion (RotZ(q) or TransZ(q)) follows the origin; RotZ and TransZ commute
+            origin = rot_x(alpha) @ trans(x=a) @ (trans(z=d) if types[i] == "revolute" else rot_z(theta))
             joints.append(Joint(joint_names[i], types[i], link_names[i], link_names[i + 1], origin,
                                 np.array([0.0, 0.0, 1.0]), float(limits[i][0]), float(limits[i][1]), float(home[i])))
             links.append(_inertial_link(link_names[i + 1], (inertials or [None] * n)[i]))
@@ -302,23 +326,27 @@ class Robot:
     @classmethod
     def from_dh(cls, rows, home=None, limits=None, link_names=None, joint_names=None, types=None,
                 inertials=None, base_name="base", name="robot") -> "Robot":
-        """Standard (distal) D-H: row i = (theta_offset_i, d_i, a_i, alpha_i) [rad, m];
+        """Standard (distal) D-H: row i = (theta_i, d_i, a_i, alpha_i) [rad, m];
         T_{i-1,i} = RotZ(theta_i) TransZ(d_i) TransX(a_i) RotX(alpha_i).
+
+        The joint coordinate IS the row's variable, absolute (DESIGN.md): q_i = theta_i for a 'revolute' row,
+        q_i = d_i for a 'prismatic' row; that entry of the row must be 0 (a nonzero one raises InputError; give
+        the assembled pose with ``home``), the other entries are constants.
 
         Link i's body frame is frame i-1 turned by theta_i about z_{i-1} and moved d_i along it (on joint i's
         axis), so standard frame i = link frame i @ TransX(a_i) RotX(alpha_i). ``inertials`` are given in
-        standard frame i and transformed. A point ``flange`` marks the origin of standard frame n."""
-        rows = [tuple(r) for r in rows]
+        standard frame i and transformed. A point ``flange`` marks the origin of standard frame n. Other
+        arguments as for ``from_modified_dh``."""
+        rows = _dh_rows(rows, 4, "(theta_i, d_i, a_i, alpha_i)")
         n = len(rows)
         link_names, joint_names, types, home, limits = _dh_defaults(n, link_names, joint_names, types, home,
                                                                     limits, base_name)
         links = [Link(link_names[0])]
         joints = []
         prev = np.eye(4)  # TransX(a_{i-1}) RotX(alpha_{i-1}) of the previous row
-        for i, (off, d, a, alpha) in enumerate(rows):
-            origin = prev @ rot_z(off) @ trans(z=d)
-            if types[i] not in ("revolute", "prismatic"):
-                raise InputError(f"D-H row {i + 1}: joint type must be 'revolute' or 'prismatic', got {types[i]!r}")
+        for i, (theta, d, a, alpha) in enumerate(rows):
+            _dh_check_variable(i, types[i], theta, d, joint_names[i])
+            origin = prev @ (trans(z=d) if types[i] == "revolute" else rot_z(theta))
             joints.append(Joint(joint_names[i], types[i], link_names[i], link_names[i + 1], origin,
                                 np.array([0.0, 0.0, 1.0]), float(limits[i][0]), float(limits[i][1]), float(home[i])))
             C = trans(x=a) @ rot_x(alpha)  # standard frame i in link frame i
@@ -378,7 +406,7 @@ class Robot:
                 raise InputError(f"{path}: joint {name!r} needs <parent link=...> and <child link=...>")
             T = _urdf_origin(el.find("origin"), path, f"joint {name!r}")
             ax = el.find("axis")
-            axis = np.array([_num(v, path, f"joint {name!r} axis") for v in ax.get("xyz").split()]) \
+            axis = np.array(_triple(ax.get("xyz", ""), path, f"joint {name!r} <axis xyz>", "a direction")) \
                 if ax is not None else np.array([1.0, 0.0, 0.0])
             lower, upper = -math.inf, math.inf
             lim = el.find("limit")
@@ -390,11 +418,36 @@ class Robot:
             mimic = None
             mel = el.find("mimic")
             if mel is not None:
-                mimic = (mel.get("joint"), _num(mel.get("multiplier", "1"), path, "mimic multiplier"),
-                         _num(mel.get("offset", "0"), path, "mimic offset"))
+                mimic = (mel.get("joint"), _num(mel.get("multiplier", "1"), path, f"joint {name!r} mimic multiplier"),
+                         _num(mel.get("offset", "0"), path, f"joint {name!r} mimic offset"))
             joints.append(Joint(name, jtype, parent.get("link"), child.get("link"), T, axis, lower, upper,
                                 0.0, mimic))
         return cls(links, joints, name=root.get("name", path.stem))
+
+
+def _dh_rows(rows, n_min, layout):
+    """D-H rows as tuples of 4 floats (a missing 4th modified-D-H entry theta_i is 0)."""
+    out = []
+    for i, r in enumerate(rows):
+        try:
+            r = tuple(float(x) for x in r)
+        except (TypeError, ValueError):
+            raise InputError(f"D-H row {i + 1} must be numbers {layout}, got {r!r}") from None
+        if not n_min <= len(r) <= 4 or not all(math.isfinite(x) for x in r):
+            raise InputError(f"D-H row {i + 1} must be {n_min if n_min == 4 else '3 or 4'} finite numbers "
+                             f"{layout}, got {r!r}")
+        out.append(r + (0.0,) * (4 - len(r)))
+    return out
+
+
+def _dh_check_variable(i, jtype, theta, d, joint):
+    if jtype not in ("revolute", "prismatic"):
+        raise InputError(f"D-H row {i + 1}: joint type must be 'revolute' or 'prismatic', got {jtype!r}")
+    var, val = ("theta", theta) if jtype == "revolute" else ("d", d)
+    if val != 0.0:
+        raise InputError(f"D-H row {i + 1}: {var}_{i + 1} = {val:g} is the {jtype} joint {joint!r}'s own coordinate "
+                         f"(q = {var}_{i + 1}, absolute), so the row must give 0 there; put the assembled value in "
+                         f"home= (and the motion as an offset from it)")
 
 
 def _dh_defaults(n, link_names, joint_names, types, home, limits, base_name):
@@ -447,8 +500,16 @@ def _urdf_origin(el, path, what):
     T = np.eye(4)
     if el is None:
         return T
-    xyz = [_num(v, path, f"{what} origin xyz") for v in el.get("xyz", "0 0 0").split()]
-    rpy = [_num(v, path, f"{what} origin rpy") for v in el.get("rpy", "0 0 0").split()]
+    xyz = _triple(el.get("xyz", "0 0 0"), path, f"{what} <origin xyz>", "x y z [m]")
+    rpy = _triple(el.get("rpy", "0 0 0"), path, f"{what} <origin rpy>", "roll pitch yaw [rad]")
     T[:3, :3] = rpy_matrix(*rpy)
     T[:3, 3] = xyz
     return T
+
+
+def _triple(text, path, what, meaning):
+    """Three numbers from a URDF attribute such as xyz="0 0.1 0"; InputError naming ``what`` otherwise."""
+    vals = [_num(v, path, what) for v in text.split()]
+    if len(vals) != 3:
+        raise InputError(f"{path}: {what} needs 3 numbers ({meaning}), got {len(vals)}: {text!r}")
+    return vals
