@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import sys
 from pathlib import Path
 
 import numpy as np
+
+from structcheck.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "paper004"
@@ -135,12 +138,31 @@ PARTS = {"base": (base, 0.028), "waist": (waist, 0.024), "upper_arm": (upper_arm
          "gripper": (gripper, 0.009)}
 
 
+# the upper arm's outer section (y, z) [mm] as built by upper_arm(): its walls meet in the middle at half the
+# smaller dimension, so the wall must stay below that
+UPPER_ARM_SECTION_MM = (110.0, 80.0)
+WALL_RANGE_MM = (1.0, min(UPPER_ARM_SECTION_MM) / 2)  # [min, max)
+
+
+def check_wall(wall_mm) -> float:
+    """``wall_mm`` [mm] as a float, or InputError stating the allowed range."""
+    lo, hi = WALL_RANGE_MM
+    is_number = isinstance(wall_mm, (int, float, np.integer, np.floating)) and not isinstance(wall_mm, bool)
+    w = float(wall_mm) if is_number else float("nan")
+    if not (np.isfinite(w) and lo <= w < hi):
+        raise InputError(f"upper-arm wall_mm must be a number of mm with {lo:g} <= wall_mm < {hi:g} (half the "
+                         f"arm's {UPPER_ARM_SECTION_MM[0]:g} x {UPPER_ARM_SECTION_MM[1]:g} mm section), "
+                         f"got {wall_mm!r}")
+    return w
+
+
 def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True) -> Path:
     """Write ``<part>.msh`` for every part into ``out``; return ``out``."""
     from structcheck.geometry import PartBuilder
 
-    if not 2.0 <= wall_mm <= 25.0:
-        raise ValueError(f"upper-arm wall must be between 2 and 25 mm, got {wall_mm}")
+    wall_mm = check_wall(wall_mm)
+    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
+        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
     out.mkdir(parents=True, exist_ok=True)
     for name, (fn, size) in PARTS.items():
         with PartBuilder(name, size * size_factor) as b:
@@ -158,13 +180,27 @@ def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float
     return out
 
 
+def mesh_cache_key() -> str:
+    """Hash of everything a generated mesh depends on: this script (the part shapes and sizes),
+    structcheck/geometry.py (PartBuilder: how parts are built, named and meshed) and gmsh's version."""
+    import gmsh
+
+    import structcheck.geometry
+
+    h = hashlib.sha1()
+    for path in (Path(__file__), Path(structcheck.geometry.__file__)):
+        h.update(path.read_bytes())
+    h.update(str(gmsh.__version__).encode())
+    return h.hexdigest()[:10]
+
+
 def mesh_folder(wall_mm: float = DEFAULT_WALL_MM) -> Path:
     """The shipped meshes for the default wall; for another wall, meshes generated once into a cache folder
-    (``~/.cache/structcheck/paper004-wall<mm>``) and reused."""
-    if float(wall_mm) == DEFAULT_WALL_MM:
+    (``~/.cache/structcheck/paper004-wall<mm>mm-<key>``, key: :func:`mesh_cache_key`) and reused."""
+    wall_mm = check_wall(wall_mm)
+    if wall_mm == DEFAULT_WALL_MM:
         return SHIPPED
-    key = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:8]
-    folder = Path.home() / ".cache" / "structcheck" / f"paper004-wall{float(wall_mm):g}mm-{key}"
+    folder = Path.home() / ".cache" / "structcheck" / f"paper004-wall{wall_mm:g}mm-{mesh_cache_key()}"
     if not all((folder / f"{n}.msh").is_file() for n in PARTS):
         tmp = folder.with_name(folder.name + ".partial")
         build_meshes(tmp, wall_mm, verbose=False)
@@ -181,4 +217,8 @@ if __name__ == "__main__":
     ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
     a = ap.parse_args()
-    build_meshes(a.out, a.wall_mm, a.size_factor)
+    try:
+        build_meshes(a.out, a.wall_mm, a.size_factor)
+    except (InputError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)

@@ -1,14 +1,17 @@
-"""``structcheck`` command line: run, compare, verify, info.
+"""``structcheck`` command line: run, compare, verify, info; and :func:`main_for_study` for study scripts.
 
 Exit status: 0 success (study passes, comparison OK, all verification cases pass); 1 a study fails its checks,
-a comparison regresses or a verification case fails; 2 bad input (a one-line error, no traceback).
+a comparison regresses or a verification case fails; 2 bad input (a one-line error, no traceback; ``--traceback``
+shows the full one, for debugging a study or structcheck itself).
 """
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 from .errors import InputError
 
@@ -19,28 +22,73 @@ def _params(items: list[str]) -> dict:
     """Parse ``--set name=value`` pairs; values are JSON numbers/booleans/strings (no eval)."""
     out = {}
     for item in items or []:
-        if "=" not in item:
-            raise InputError(f"--set expects name=value, got {item!r}")
-        key, raw = item.split("=", 1)
-        try:
-            out[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key.strip()] = raw
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise InputError(f"--set expects name=value with a Python name, e.g. --set wall_mm=5; got {item!r}")
+        out[key] = _json_or_str(raw)
     return out
 
 
-def _cmd_run(args) -> int:
-    from .results import format_table
-    from .study import load_study, run
+def _json_or_str(raw: str):
+    """A JSON number/boolean/list from the command line, else the string itself."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
 
-    study = load_study(args.study, **_params(args.set))
-    out = Path(args.out) if args.out else Path("results") / study.name
-    result = run(study, out, progress=not args.quiet, vtk=not args.no_vtk)
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _with(params: dict) -> str:
+    return " with " + ", ".join(f"{k}={v!r}" for k, v in params.items()) if params else ""
+
+
+def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False):
+    """Import the study script ``path`` and return its ``study`` (or ``build(**params)``).
+
+    The script is the user's own Python: any exception it raises while being imported or built (a bad parameter
+    value, a missing file, a bug in the script) becomes an InputError naming the script, the parameters and the
+    exception, so the command line can report it in one line. ``debug`` lets the original exception through.
+    """
+    from .study import load_study
+
+    params = dict(params or {})
+    try:
+        return load_study(path, **params)
+    except (Exception, SystemExit) as exc:  # SystemExit: a script that parses sys.argv or exits at import
+        if debug:
+            raise
+        if isinstance(exc, InputError) and str(Path(path)) in str(exc):
+            raise  # load_study's own message already names the script
+        if isinstance(exc, SystemExit):
+            detail = (f"it called sys.exit({exc.code!r}); a study script parses its command line only under "
+                      f"`if __name__ == \"__main__\":`")
+        else:
+            detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+        raise InputError(f"building {path}{_with(params)} failed: {detail}") from exc
+
+
+def _report(study, out, *, quiet: bool, vtk: bool) -> int:
+    """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
+    from .results import format_table
+    from .study import run
+
+    result = run(study, out, progress=not quiet, vtk=vtk)
     print(format_table(result.summary))
     for w in result.summary.get("warnings", []):
         print(f"warning: {w}")
-    print(f"results written to {out}")
+    where = f"; open {Path(out) / 'robot.pvd'} in ParaView" if vtk else ""
+    print(f"results written to {out}{where}")
     return EXIT_OK if result.summary["passed"] else EXIT_FAIL
+
+
+def _cmd_run(args) -> int:
+    study = build_study(args.study, _params(args.set), debug=args.traceback)
+    out = Path(args.out) if args.out else Path("results") / study.name
+    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk)
 
 
 def _cmd_compare(args) -> int:
@@ -68,9 +116,9 @@ def _cmd_verify(args) -> int:
 def _cmd_info(args) -> int:
     from dataclasses import replace
 
-    from .study import load_study, run
+    from .study import run
 
-    study = load_study(args.study, **_params(args.set))
+    study = build_study(args.study, _params(args.set), debug=args.traceback)
     robot = study.robot
     driven = getattr(robot, "independent", None) or robot.dof_names  # a closed chain's independent coordinates
     print(f"study {study.name}: {robot.n_dof} degrees of freedom {list(driven)}, t_end {study.t_end} s")
@@ -89,31 +137,45 @@ def _cmd_info(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--traceback", action="store_true",
+                        help="on an error, show the full Python traceback instead of one line")
     p = argparse.ArgumentParser(prog="structcheck", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="run a study script; writes a results folder")
+    r = sub.add_parser("run", parents=[common], help="run a study script; writes a results folder")
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
     r.add_argument("--out", help="results folder (default results/<study name>)")
     r.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
     r.add_argument("--no-vtk", action="store_true", help="skip the ParaView files")
     r.add_argument("--quiet", action="store_true", help="no progress bars")
     r.set_defaults(func=_cmd_run)
-    c = sub.add_parser("compare", help="compare two results folders (design-change gate)")
+    c = sub.add_parser("compare", parents=[common], help="compare two results folders (design-change gate)")
     c.add_argument("baseline")
     c.add_argument("candidate")
     c.add_argument("--tolerance", type=float, default=1.0, metavar="PCT",
                    help="allowed worsening of any metric, percent of the baseline (default 1)")
     c.set_defaults(func=_cmd_compare)
-    v = sub.add_parser("verify", help="run the verification manual (closed forms and benchmarks)")
+    v = sub.add_parser("verify", parents=[common], help="run the verification manual (closed forms and benchmarks)")
     v.add_argument("--json", metavar="FILE", help="also write the table as JSON")
     v.add_argument("--case", action="append", help="run only this case (repeatable)")
     v.add_argument("--quick", action="store_true", help="coarser meshes, same tolerances (seconds, not minutes)")
     v.set_defaults(func=_cmd_verify)
-    i = sub.add_parser("info", help="links, masses, mesh sizes and lowest frequencies of a study")
+    i = sub.add_parser("info", parents=[common], help="links, masses, mesh sizes and lowest frequencies of a study")
     i.add_argument("study")
     i.add_argument("--set", action="append", metavar="NAME=VALUE")
     i.set_defaults(func=_cmd_info)
     return p
+
+
+def _guarded(fn: Callable[[], int], debug: bool, prog: str) -> int:
+    """``fn()``, with bad input (InputError, OSError) reported in one line as exit status 2."""
+    try:
+        return fn()
+    except (InputError, OSError) as exc:
+        if debug:
+            raise
+        print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,14 +184,70 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage error
         return EXIT_INPUT if exc.code else EXIT_OK
+    return _guarded(lambda: args.func(args), args.traceback, "structcheck")
+
+
+def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, default=None) -> int:
+    """The command line of a study script: ``sys.exit(main_for_study(build))`` under ``if __name__ == "__main__":``.
+
+    ``study_or_build`` is a ``Study`` or a ``build(**params) -> Study`` function; each keyword parameter of
+    ``build`` becomes an option (``wall_mm=8.0`` -> ``--wall-mm 8.0``, typed like its default). ``default`` is the
+    study already built with build()'s defaults (reused when no option differs, to save rebuilding it).
+    Also ``--out DIR`` (default ``results/<study name>``), ``--no-vtk``, ``--quiet``, ``--traceback``.
+    Returns the exit status: 0 the design passes, 1 it fails, 2 bad input (one line on stderr, nothing written).
+    """
+    build = study_or_build if callable(study_or_build) else None
+    # the script's globals: those of build(), else the __main__ module running main_for_study(study)
+    where = getattr(build, "__globals__", None) or vars(sys.modules["__main__"])
+    script = where.get("__file__") or "study"
+    prog = Path(sys.argv[0]).name if argv is None else Path(script).name
+    doc = (where.get("__doc__") or "").strip().splitlines()
+    build_doc = (getattr(build, "__doc__", None) or "").strip().splitlines()
+    ap = argparse.ArgumentParser(prog=prog, description=doc[0] if doc else None,
+                                 epilog=f"build(): {build_doc[0]}" if build_doc else None)
+    ap.add_argument("--out", help="results folder (default results/<study name>)")
+    ap.add_argument("--no-vtk", action="store_true", help="skip the ParaView files")
+    ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    ap.add_argument("--traceback", action="store_true",
+                    help="on an error, show the full Python traceback instead of one line")
+    defaults = {}
+    if build is not None:
+        for name, par in inspect.signature(build).parameters.items():
+            if par.kind not in (par.POSITIONAL_OR_KEYWORD, par.KEYWORD_ONLY):
+                continue
+            d = None if par.default is par.empty else par.default
+            defaults[name] = d
+            opt = "--" + name.replace("_", "-")
+            if isinstance(d, bool):
+                ap.add_argument(opt, dest=name, action=argparse.BooleanOptionalAction, default=d)
+            else:
+                kind = type(d) if isinstance(d, (int, float, str)) else _json_or_str
+                ap.add_argument(opt, dest=name, type=kind, default=d, required=par.default is par.empty,
+                                metavar=name.upper(), help=f"build() parameter {name} (default {d!r})")
     try:
-        return args.func(args)
-    except InputError as exc:
-        print(f"structcheck: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except OSError as exc:
-        print(f"structcheck: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        args = ap.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the usage error
+        return EXIT_INPUT if exc.code else EXIT_OK
+
+    def go() -> int:
+        if build is None:
+            study = study_or_build
+        else:
+            params = {k: getattr(args, k) for k in defaults}
+            if default is not None and params == defaults:
+                study = default
+            else:
+                try:
+                    study = build(**params)
+                except Exception as exc:
+                    if args.traceback:
+                        raise
+                    detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+                    raise InputError(f"building {script}{_with(params)} failed: {detail}") from exc
+        out = Path(args.out) if args.out else Path("results") / study.name
+        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk)
+
+    return _guarded(go, args.traceback, prog)
 
 
 if __name__ == "__main__":

@@ -59,20 +59,7 @@ def build(wall_mm: float = meshes.DEFAULT_WALL_MM) -> Study:
 
 study = build()
 
-if __name__ == "__main__":
-    import argparse
+if __name__ == "__main__":  # --out DIR, --wall-mm MM (build's parameter); exit 0 pass, 1 fail, 2 bad input
+    from structcheck.cli import main_for_study
 
-    from structcheck.results import format_table
-    from structcheck.study import run
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results/loading_unloading_6dof", help="results folder")
-    ap.add_argument("--wall-mm", type=float, default=meshes.DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")
-    args = ap.parse_args()
-    s = study if args.wall_mm == meshes.DEFAULT_WALL_MM else build(args.wall_mm)
-    result = run(s, args.out)
-    print(format_table(result.summary))
-    for w in result.summary["warnings"]:
-        print("warning:", w)
-    print(f"results written to {args.out}; open {args.out}/robot.pvd in ParaView")
-    sys.exit(0 if result.summary["passed"] else 1)
+    sys.exit(main_for_study(build, default=study))

@@ -40,9 +40,35 @@ def test_part_interface():
         part.solve_static(fixed=["joint5"], wrenches={"tip": ((0, 1, 0), (0, 0, 0), (0, 0, 0))})
 
 
-def test_info_command(capsys):
-    from structcheck.cli import main
+def test_info_command(tmp_path, capsys):
+    """`structcheck info` on the tiny cantilever study of test_cli_run: its numbers against independent values."""
+    from test_cli_run import H, L, N_LEN, N_SIDE, write_small_study
 
-    assert main(["info", str(ROOT / "studies" / "loading_unloading_6dof.py")]) == 0
+    from structcheck.cli import main
+    from structcheck.materials import get_material
+
+    assert main(["info", str(write_small_study(tmp_path))]) == 0
     out = capsys.readouterr().out
-    assert "upper_arm" in out and "gripper" in out and "f1 Hz" in out and "lowest mode" in out
+    assert out.startswith("study tiny_cantilever: 1 degrees of freedom ['joint1']")
+    header = next(line for line in out.splitlines() if line.startswith("link "))
+    assert header.split() == ["link", "material", "mass", "kg", "nodes", "elements", "f1", "Hz"]
+    name, material, mass, nodes, elements, f1 = next(ln for ln in out.splitlines() if ln.startswith("beam ")).split()
+    assert (name, material) == ("beam", "structural_steel")
+    steel = get_material("structural_steel")
+    # a box: mass = rho L H^2 (printed to 1 g)
+    assert float(mass) == pytest.approx(steel.density * L * H ** 2, abs=5e-4)
+    # init_tensor splits each of the N_LEN x N_SIDE x N_SIDE hexahedra into 6 tetrahedra; quadratic nodes are
+    # the vertices plus one per edge (counted here from the mesh's own tetrahedra)
+    from skfem import MeshTet
+
+    grid = [np.linspace(0, L, N_LEN + 1)] + [np.linspace(-H / 2, H / 2, N_SIDE + 1)] * 2
+    t = MeshTet.init_tensor(*grid).t.T
+    n_edges = len(np.unique(np.sort(t[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0))
+    n_vertices = (N_LEN + 1) * (N_SIDE + 1) ** 2
+    assert int(elements) == len(t) == 6 * N_LEN * N_SIDE ** 2
+    assert int(nodes) == n_vertices + n_edges
+    # a slender (L/H = 20) cantilever clamped at joint1: Euler-Bernoulli's first bending mode
+    # 1.875^2 / (2 pi L^2) sqrt(E I / (rho A)); 2 %: shear and rotary inertia (~0.3 %) and the coarse section mesh
+    I, A = H ** 4 / 12, H ** 2
+    f_eb = 1.8751 ** 2 / (2 * np.pi * L ** 2) * np.sqrt(steel.E * I / (steel.density * A))
+    assert float(f1) == pytest.approx(f_eb, rel=0.02)
