@@ -184,8 +184,10 @@ def test_limits_name_joint_and_time():
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The first implementation (RNEA in link axes with einsum/np.cross on time-first arrays), kept here only as an
-# independent reference for the component-major, joint-axis-frame implementation in the package.
+# The first implementation (RNEA in link axes with einsum/np.cross on time-first arrays), kept here only as a
+# reference for the component-major, joint-axis-frame implementation in the package (bookkeeping: blocks, frames,
+# orderings). It is not independent physics: tests/test_rigid_finite_differences.py checks the kinematics,
+# torques and wrenches against finite differences of forward-kinematics poses.
 
 
 def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None):
