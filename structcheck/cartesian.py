@@ -370,12 +370,17 @@ class LineJointLaw:
         return out.reshape(shape)
 
     def value(self, t):
+        """The joint's offset from its home value [rad or m] at times ``t`` [s] (scalar or array; same shape
+        out), from the line's inverse kinematics."""
         return self._get(t, 0)
 
     def velocity(self, t):
+        """The joint's rate [rad/s or m/s] at ``t`` [s] (same shape as t)."""
         return self._get(t, 1)
 
     def acceleration(self, t, side=1):
+        """The joint's acceleration [rad/s^2 or m/s^2] at ``t`` [s] (same shape as t); at a breakpoint of the
+        line's profile ``side=+1`` gives the right limit, ``side=-1`` the left one."""
         return self._get(t, 2, side)
 
     def __repr__(self):

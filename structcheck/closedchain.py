@@ -140,10 +140,12 @@ class ClosedChainDynamics:
 
     @property
     def kinematics(self) -> LinkKinematics:
+        """The links' motion (the tree's LinkKinematics; the loops are closed)."""
         return self.tree.kinematics
 
     @property
     def inertials(self) -> Inertials:
+        """The links' inertial parameters used (the tree's)."""
         return self.tree.inertials
 
 
@@ -293,6 +295,7 @@ class ClosedChain:
 
     @property
     def n_dof(self) -> int:
+        """Degrees of freedom of the mechanism (= number of independent coordinates)."""
         return len(self.independent)
 
     # ------------------------------------------------------------------ algorithms (free functions below)

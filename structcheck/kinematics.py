@@ -24,6 +24,13 @@ BLOCK = 4000
 
 @dataclass(frozen=True)
 class LinkKinematics:
+    """Motion of every link along the samples, time-first, vectors in LINK axes.
+
+    ``T_world_link`` (n_t, n_links, 4, 4): placement of each link frame in the world (base) frame [m];
+    ``omega``, ``alpha`` (n_t, n_links, 3): angular velocity [rad/s] and acceleration [rad/s^2];
+    ``v_origin``, ``a_origin`` (n_t, n_links, 3): velocity [m/s] and acceleration [m/s^2] of the link frame's
+    origin (without gravity). Links are in ``robot.link_names`` order."""
+
     T_world_link: np.ndarray
     omega: np.ndarray
     alpha: np.ndarray

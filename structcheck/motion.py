@@ -401,12 +401,16 @@ class Constant:
     ramps: tuple = ()
 
     def value(self, t):
+        """Offset from home [rad or m] at times ``t`` [s] (scalar or array; same shape out)."""
         return np.zeros_like(_as_array(t)) + self.q
 
     def velocity(self, t):
+        """First time derivative [rad/s or m/s] at ``t`` [s] (same shape as t)."""
         return np.zeros_like(_as_array(t))
 
     def acceleration(self, t, side=1):
+        """Second time derivative [rad/s^2 or m/s^2] at ``t`` [s] (same shape as t); ``side=+1`` gives the right
+        limit at a breakpoint, ``side=-1`` the left one."""
         return np.zeros_like(_as_array(t))
 
 
@@ -423,10 +427,12 @@ class _Piecewise:
 
     @property
     def breakpoints(self):
+        """Start and end times [s]."""
         return (self.t0, self.t1)
 
     @property
     def ramps(self):
+        """Duration [s] of the motion."""
         return (self.t1 - self.t0,)
 
     def _eval(self, t, side=1):
@@ -439,12 +445,16 @@ class _Piecewise:
         return f, np.where(closed, d, 0.0), np.where(inside, dd, 0.0)
 
     def value(self, t):
+        """Offset from home [rad or m] at times ``t`` [s] (scalar or array; same shape out)."""
         return self._eval(t)[0]
 
     def velocity(self, t):
+        """First time derivative [rad/s or m/s] at ``t`` [s] (same shape as t)."""
         return self._eval(t)[1]
 
     def acceleration(self, t, side=1):
+        """Second time derivative [rad/s^2 or m/s^2] at ``t`` [s] (same shape as t); ``side=+1`` gives the right
+        limit at a breakpoint, ``side=-1`` the left one."""
         return self._eval(t, side)[2]
 
 
@@ -509,11 +519,13 @@ class Trapezoidal(_Piecewise):
 
     @property
     def t1(self):
+        """End time [s] of the profile."""
         v, ta, tc = self._phases
         return self.t0 + 2 * ta + tc
 
     @property
     def breakpoints(self):
+        """Start, end of acceleration, start of deceleration, end [s]."""
         v, ta, tc = self._phases
         return (self.t0, self.t0 + ta, self.t0 + ta + tc, self.t1)
 
@@ -567,11 +579,13 @@ class ModifiedTrapezoidal(_Piecewise):
 
     @property
     def t1(self):
+        """End time [s] of the profile."""
         v, Ta, Tc = self._phases
         return self.t0 + 2 * Ta + Tc
 
     @property
     def breakpoints(self):
+        """Start, end of acceleration, start of deceleration, end [s]."""
         v, Ta, Tc = self._phases
         return (self.t0, self.t0 + Ta, self.t0 + Ta + Tc, self.t1)
 
@@ -642,10 +656,12 @@ class BSpline:
 
     @property
     def breakpoints(self):
+        """First and last waypoint times [s]."""
         return (float(self.times[0]), float(self.times[-1]))
 
     @property
     def ramps(self):
+        """Shortest interval between waypoints [s]."""
         return (float(np.min(np.diff(self.times))),)
 
     def _eval(self, t, nu, side=1):
@@ -659,12 +675,16 @@ class BSpline:
         return v
 
     def value(self, t):
+        """Offset from home [rad or m] at times ``t`` [s] (scalar or array; same shape out)."""
         return self._eval(t, 0)
 
     def velocity(self, t):
+        """First time derivative [rad/s or m/s] at ``t`` [s] (same shape as t)."""
         return self._eval(t, 1)
 
     def acceleration(self, t, side=1):
+        """Second time derivative [rad/s^2 or m/s^2] at ``t`` [s] (same shape as t); ``side=+1`` gives the right
+        limit at a breakpoint, ``side=-1`` the left one."""
         return self._eval(t, 2, side)
 
 

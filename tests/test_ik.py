@@ -189,7 +189,9 @@ def test_paper004_home_pose_and_branches():
     home = [b for b in range(4) if np.allclose(np.degrees(q[0, b, :4]), [90, 90, 90, -90], atol=1e-12)]
     assert home == [2]  # theta1 = atan2(py, px) + 180 deg: the branch eq. (6) misses
     np.testing.assert_allclose(q[0, :, 4], 0, atol=1e-15)
-    np.testing.assert_allclose(q[0, :, 4] + q[0, 2, 5], 0, atol=1e-12)
+    # on the home branch the wrist roll theta5 + theta6 equals the home pose's (0 + 0), as a full pose must
+    np.testing.assert_allclose(angle_diff(q[0, 2, 4] + q[0, 2, 5], 0.0), 0, atol=1e-12)
+    np.testing.assert_allclose(angle_diff(q[0, 2], HOME004), 0, atol=1e-12)
     # eq. (6) alone gives theta1 = -90 deg at home (seeds README erratum)
     np.testing.assert_allclose(np.degrees(q[0, :2, 0]), -90, atol=1e-12)
 
