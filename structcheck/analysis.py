@@ -141,18 +141,73 @@ def modal_coefficients(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, dampi
     applied step. ``from_equilibrium`` starts it instead in its quasi-static state, deflected by the loads at
     t[0] and moving with their initial rate (eta = q / w^2, eta' = q' / w^2): a link at rest under gravity
     before the motion starts."""
+    q, eta, _ = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium)
+    return eta - q / basis.omega ** 2
+
+
+def _modal_states(basis: LinkBasis, t, coeff, damping_ratio, from_equilibrium):
+    """Modal loads q, coordinates eta and rates eta' (each (n_t, m)) of the load history (exact for loads
+    linear between the samples)."""
     from .transient import modal_response
 
-    if basis.phi.shape[1] == 0:
-        return np.zeros((len(t), 0))
+    m = basis.phi.shape[1]
+    if m == 0:
+        z = np.zeros((len(t), 0))
+        return z, z, z
     w2 = basis.omega ** 2
     q = coeff @ (basis.phi.T @ basis.F).T  # modal loads (n_t, m)
     eta0 = etad0 = None
     if from_equilibrium:
         eta0 = q[0] / w2
         etad0 = (q[1] - q[0]) / (t[1] - t[0]) / w2 if len(t) > 1 else np.zeros_like(eta0)
-    eta, _ = modal_response(t, q, basis.omega, np.full(len(basis.omega), damping_ratio), eta0, etad0)
-    return eta - q / w2
+    eta, etad = modal_response(t, q, basis.omega, np.full(m, damping_ratio), eta0, etad0)
+    return q, eta, etad
+
+
+def ringing_samples(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_ratio: float,
+                    from_equilibrium: bool = True, tol: float = 1e-3) -> np.ndarray:
+    """Sample times [s] to add to ``t`` so that maxima read at the samples follow the link's elastic ringing.
+
+    The mode-acceleration response between two samples is exact, but maxima are read at the samples. After a
+    fast load change (a STEP's acceleration jump, a 10 ms force ramp) a mode k rings freely with amplitude a_k,
+    measured in the energy norm relative to the link's largest quasi-static response (w_k sqrt(d^2 + (d'/w_k)^2)
+    / max_t sqrt(c^T U^T F c), with d = eta - q/w^2 the mode's dynamic part, d' its rate). Sampling it n times per
+    period reads its peak low by at most a_k (1 - cos(pi / n)) ~ a_k pi^2 / (2 n^2): n is chosen to keep that
+    below ``tol`` (and n >= 4), for as long as a_k exp(-zeta w_k s) stays above ``tol``. Returns the new
+    samples (sorted, excluding those already in t)."""
+    n_t = len(t)
+    if basis.phi.shape[1] == 0 or n_t < 2:
+        return np.zeros(0)
+    w = basis.omega
+    q, eta, etad = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium)
+    dt = np.diff(t)
+    slope = np.diff(q, axis=0) / dt[:, None]  # q' on each step
+    d = eta[:-1] - q[:-1] / w ** 2
+    dd = etad[:-1] - slope / w ** 2
+    G = basis.U.T @ basis.F  # c^T G c = twice the strain energy of the static response
+    static = np.sqrt(np.max(np.maximum(np.einsum("ti,ij,tj->t", coeff, G, coeff), 0.0)))
+    if not static > 0:
+        return np.zeros(0)
+    amp = w * np.sqrt(d * d + (dd / w) ** 2) / static  # (n_t - 1, m)
+    steps, modes = np.nonzero(amp > tol)
+    if len(steps) == 0:
+        return np.zeros(0)
+    a, wk = amp[steps, modes], w[modes]
+    n_per_period = np.maximum(4, np.ceil(np.pi * np.sqrt(a / (2 * tol))))
+    h = 2 * np.pi / wk / n_per_period  # sample spacing each ringing mode needs
+    with np.errstate(divide="ignore"):
+        ring = np.log(a / tol) / (damping_ratio * wk) if damping_ratio > 0 else np.full(len(a), np.inf)
+    # per step: the finest spacing over the time the slowest-decaying mode rings
+    h_step = np.full(n_t - 1, np.inf)
+    np.minimum.at(h_step, steps, h)
+    span = np.zeros(n_t - 1)
+    np.maximum.at(span, steps, np.minimum(ring, dt[steps]))
+    idx = np.nonzero(np.isfinite(h_step))[0]
+    counts = np.ceil(span[idx] / h_step[idx]).astype(np.int64)
+    k = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+    new = np.repeat(t[idx], counts) + k * np.repeat(h_step[idx], counts)
+    new = new[new < np.repeat(t[idx + 1], counts) - 1e-12]
+    return np.setdiff1d(new, t)
 
 
 # vm^2 = 1/2 ((xx-yy)^2 + (yy-zz)^2 + (zz-xx)^2) + 3 (yz^2 + xz^2 + xy^2) = |T s|^2 for s = [xx, yy, zz, yz, xz, xy]

@@ -52,21 +52,22 @@ def point_compliance(chain: list[ChainLink], T_world_link: np.ndarray, load_poin
                      load_link: int, disp_point: np.ndarray, disp_link: int) -> np.ndarray:
     """3x3 world-axes compliance: displacement at ``disp_point`` per unit force at ``load_point`` (one pose).
 
-    ``T_world_link`` (n_links, 4, 4). A link carries the force only if it is inboard of (or is) the loaded
-    link, and moves the displacement point only if it is inboard of (or is) that point's link; the chain list is
-    ordered base -> tool and a point on link k is carried by chain links whose index comes before link k's
-    position in the chain. Links without compliance are rigid.
+    ``T_world_link`` (n_links, 4, 4). The chain list is ordered base -> tool. A link's distal-interface
+    compliance counts when the link is inboard of both the loaded link and the displacement point's link (it
+    carries the force and moves the point). The tool link's own compliance (about the tool point, the last chain
+    entry) counts when both points are on it. Links without compliance, and links off the chain, are rigid.
     """
     order = [cl.index for cl in chain]
     pos_load = order.index(load_link) if load_link in order else len(order)
     pos_disp = order.index(disp_link) if disp_link in order else len(order)
     G = np.zeros((3, 3))
     for pos, cl in enumerate(chain):
-        if pos >= min(pos_load, pos_disp) or cl.compliance is None:
+        own = pos == pos_load == pos_disp == len(chain) - 1
+        if cl.compliance is None or not (pos < min(pos_load, pos_disp) or own):
             continue
         R, p = T_world_link[cl.index, :3, :3], T_world_link[cl.index, :3, 3]
         r = cl.ref_point
-        a = R.T @ (load_point - p) - r  # load point relative to the distal joint, link axes
+        a = R.T @ (load_point - p) - r  # load point relative to the reference point, link axes
         b = R.T @ (disp_point - p) - r
         for k in range(3):
             F = R.T[:, k]
@@ -81,9 +82,10 @@ def arm_lowest_mode(chain: list[ChainLink], T_world_link: np.ndarray, masses: li
     """Rayleigh estimate [Hz] of the arm's lowest mode at one pose from the chained link compliances.
 
     ``masses``: (mass [kg], position (3,) world, link index) lumped masses (link masses at their centres of
-    mass, payload at the tool). The trial shape is the static deflection under their weights; each link's own
-    deformation between its support and its centre of mass is ignored (it is carried by the chain compliances
-    of the links inboard of it), so the estimate is an upper bound on the chain's stiffness side.
+    mass, payload at the tool). The trial shape is the static deflection under their weights. A link's own
+    deformation between its support and its centre of mass is ignored (its mass moves with the interfaces of
+    the links inboard of it), except on the tool link, whose compliance at the tool point carries the payload;
+    so the estimate errs on the stiff side by the links' own flexibility under their own weight.
     """
     g = np.asarray(gravity, float)
     n = len(masses)

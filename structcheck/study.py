@@ -57,7 +57,10 @@ class Study:
     damping of every mode; ``n_modes`` per link; ``quasi_static`` drops elastic inertia. ``tool_point`` names
     the robot point whose deflection is reported; ``payloads`` are rigid masses held at named points (their
     inertia enters the dynamics and the FE loads); ``payload_mass_kg`` is used only for the arm's lowest-mode
-    estimate when the payload is given as a force instead (paper 004: 196 N = 20 kg).
+    estimate when the payload is given as a force instead (paper 004: 196 N = 20 kg). The analysis grid holds the
+    output frames, every breakpoint of the laws, ``min_ramp_samples`` samples across every ramp, at most
+    ``max_step_s`` [s] between samples (default: a quarter of the frame spacing), and samples added wherever a
+    link's modes ring after a fast load change (``analysis.ringing_samples``).
     """
 
     name: str
@@ -79,6 +82,7 @@ class Study:
     inertia_from_meshes: bool = True
     support_band_m: float = 0.01
     min_ramp_samples: int = 10
+    max_step_s: float | None = None
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
 
@@ -168,63 +172,87 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     laws = {j: _law(study.motion.get(j, 0.0)) for j in driven}
     force_laws = [_law(pf.magnitude) for pf in study.point_forces]
     grid = time_grid(list(laws.values()) + force_laws, study.t_end, n_frames=study.n_frames,
-                     min_ramp_samples=study.min_ramp_samples)
-    t = grid.t
-    side = np.where(t < t[-1], 1, -1)  # right-sided accelerations at breakpoints, left at the end
-    merged = {}
-    for pf, law in zip(study.point_forces, force_laws):
-        d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
-        merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
-    point_forces = merged
-    home = np.array([robot.joint(j).home for j in driven])
-    q_drv = home + np.column_stack([laws[j].value(t) for j in driven])
-    qd_drv = np.column_stack([laws[j].velocity(t) for j in driven])
-    qdd_drv = np.column_stack([_one_sided_acc(laws[j], t, side) for j in driven])
+                     min_ramp_samples=study.min_ramp_samples, max_dt=study.max_step_s)
 
-    # ---- rigid-body dynamics
+    def rigid_stage(t):
+        """Driven motion, point forces and the rigid-body dynamics on the samples t."""
+        side = np.where(t < t[-1], 1, -1)  # right-sided accelerations at breakpoints, left at the end
+        merged = {}
+        for pf, law in zip(study.point_forces, force_laws):
+            d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
+            merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
+        home = np.array([robot.joint(j).home for j in driven])
+        q_drv = home + np.column_stack([laws[j].value(t) for j in driven])
+        qd_drv = np.column_stack([laws[j].velocity(t) for j in driven])
+        qdd_drv = np.column_stack([_one_sided_acc(laws[j], t, side) for j in driven])
+        return merged, rigid_body(study.robot, robot, t, q_drv, qd_drv, qdd_drv, study.gravity, merged, payloads)
+
+    def loads_of(name, part, rigid, point_forces):
+        return linkloads.link_loads(robot, rigid.dynamics, name, part, study.gravity, point_forces, payloads,
+                                    cuts=rigid.cuts)
+
+    t = grid.t
     with _bar(progress, 1, "dynamics") as bar:
-        rigid = rigid_body(study.robot, robot, t, q_drv, qd_drv, qdd_drv, study.gravity, point_forces, payloads)
+        point_forces, rigid = rigid_stage(t)
         bar.update()
-    q, dqd, dqdd, dyn = rigid.q, rigid.qd, rigid.qdd, rigid.dynamics
     timings["dynamics"] = time.perf_counter() - t0
+    fe_links = [n for n in robot.link_names if n in study.parts]
+    _check_part_placement(robot, study.parts)
+
+    # ---- FE bases of every link: one factorization, unit-load solutions and modes each
+    bases, link_loads = {}, {}
+    with _bar(progress, len(fe_links), "FE bases (factorization, unit loads, modes)") as bar:
+        for name in fe_links:
+            t1 = time.perf_counter()
+            part = study.parts[name]
+            link_loads[name] = loads_of(name, part, rigid, point_forces)
+            bases[name] = analysis.build_basis(part, link_loads[name].F, list(link_loads[name].support),
+                                               0 if study.quasi_static else study.n_modes)
+            timings[f"fe_{name}"] = time.perf_counter() - t1
+            bar.update()
+
+    # ---- sample the links' elastic ringing: add samples where a mode rings after a fast load change
+    frame_times = t[grid.frame_index]
+    if not study.quasi_static:
+        extra = np.concatenate([analysis.ringing_samples(bases[n], t, link_loads[n].coeff, study.damping_ratio)
+                                for n in fe_links])
+        if len(extra):
+            t1 = time.perf_counter()
+            t = np.union1d(t, extra)
+            with _bar(progress, 1, f"dynamics on the refined grid ({len(t)} samples)") as bar:
+                point_forces, rigid = rigid_stage(t)
+                link_loads = {n: loads_of(n, study.parts[n], rigid, point_forces) for n in fe_links}
+                bar.update()
+            timings["refine"] = time.perf_counter() - t1
+    frame_index = np.searchsorted(t, frame_times)  # the coarse samples are kept exactly
+    q, dqd, dqdd, dyn = rigid.q, rigid.qd, rigid.qdd, rigid.dynamics
     kin = dyn.kinematics
 
-    # ---- FE of every link
-    link_results = {}
-    responses = {}
-    eq_errors = {}
-    for name in [n for n in robot.link_names if n in study.parts]:
-        t1 = time.perf_counter()
-        part = study.parts[name]
-        with _bar(progress, 4, f"FE {name}") as bar:
-            loads = linkloads.link_loads(robot, dyn, name, part, study.gravity, point_forces, payloads,
-                                         cuts=rigid.cuts)
+    # ---- transient response of every link on the analysis grid
+    link_results, responses, eq_errors = {}, {}, {}
+    with _bar(progress, len(fe_links), "FE transient response") as bar:
+        for name in fe_links:
+            t1 = time.perf_counter()
+            part, basis, loads = study.parts[name], bases[name], link_loads[name]
             size = float(np.ptp(part.points, axis=0).max())
             eq_errors[name] = linkloads.equilibrium_residual(analysis.load_resultants(part, loads.F), loads, size)
-            bar.update()
-            basis = analysis.build_basis(part, loads.F, list(loads.support),
-                                         0 if study.quasi_static else study.n_modes)
-            bar.update()
-            modal = (np.zeros((len(t), 0)) if study.quasi_static
-                     else analysis.modal_coefficients(basis, t, loads.coeff, study.damping_ratio))
-            bar.update()
-            mat = part.material
-            brittle = mat.criterion == "max_principal"
+            modal = (np.zeros((len(t), 0)) if study.quasi_static else
+                     analysis.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True))
+            brittle = part.material.criterion == "max_principal"
             resp = analysis.respond(part, basis, loads.coeff, modal, brittle=brittle)
             qs_max = float("nan")
             if not study.quasi_static and basis.phi.shape[1]:
-                qs = analysis.respond(part, basis, loads.coeff, np.zeros_like(modal), brittle=False)
-                qs_max = qs.max_von_mises
+                qs_max = analysis.respond(part, basis, loads.coeff, np.zeros_like(modal)).max_von_mises
+            responses[name] = (part, basis, loads, resp, modal)
+            link_results[name] = _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max,
+                                              eq_errors[name])
+            timings[f"fe_{name}"] += time.perf_counter() - t1
             bar.update()
-        responses[name] = (part, basis, loads, resp, modal)
-        link_results[name] = _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max,
-                                          eq_errors[name])
-        timings[f"fe_{name}"] = time.perf_counter() - t1
 
     # ---- output frames: uniform frames plus every link's peak times
     peak_idx = [responses[n][3].i_time_max for n in responses] + \
                [responses[n][3].i_time_max_deformation for n in responses]
-    frame_idx = np.unique(np.r_[grid.frame_index, peak_idx]).astype(int)
+    frame_idx = np.unique(np.r_[frame_index, peak_idx]).astype(int)
     for name, (part, basis, loads, resp, modal) in responses.items():
         ff = analysis.frame_fields(part, basis, loads.coeff[frame_idx], modal[frame_idx],
                                    brittle=part.material.criterion == "max_principal")
@@ -329,6 +357,44 @@ def rigid_body(model, tree, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, pa
     return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined)
 
 
+def _check_part_placement(robot, parts: dict) -> None:
+    """Reject a link mesh that cannot be in its link frame and in metres: one whose size is far from the span of
+    its joints and points (a mesh in mm read as m, or the reverse), or whose joint surface does not sit on its
+    revolute joint's axis (a mesh exported in world or CAD coordinates instead of the link frame)."""
+    children = {}
+    for j in robot.joints:
+        children.setdefault(j.parent, []).append(j)
+    proximal = {j.child: j for j in robot.joints}
+    for name, part in parts.items():
+        # revolute axes of the link's joints in its frame: (joint name, point on the axis, direction)
+        axes = []
+        if name in proximal:
+            axes.append((proximal[name], np.zeros(3), np.asarray(proximal[name].axis, float)))
+        for j in children.get(name, []):
+            axes.append((j, np.asarray(j.origin, float)[:3, 3], np.asarray(j.origin, float)[:3, :3] @ j.axis))
+        marks = [np.zeros(3)] + [x for _, x, _ in axes] + \
+                [np.asarray(xyz, float) for ln, xyz in robot.points.values() if ln == name]
+        span = max(float(np.ptp(np.array(marks), axis=0).max()), 0.02)
+        lo, hi = part.points.min(axis=0), part.points.max(axis=0)
+        size = float(np.linalg.norm(hi - lo))
+        if size > 50 * span or size < span / 50:
+            hint = ("is the mesh in millimetres? read it with units='mm'" if size > 50 * span else
+                    "is the mesh in metres but read with units='mm'?")
+            raise InputError(f"link {name!r}: its mesh is {size:.4g} m across but its joints and points span "
+                             f"{span:.4g} m; {hint}")
+        for joint, x0, axis in axes:
+            if joint.type not in ("revolute", "continuous") or joint.name not in part.surfaces:
+                continue
+            c = part.surface_geometry(joint.name)[1]
+            a = axis / np.linalg.norm(axis)
+            off = float(np.linalg.norm(np.cross(c - x0, a)))
+            if off > 0.25 * size:
+                raise InputError(f"link {name!r}: the centre of its surface {joint.name!r} is {off:.4g} m from the "
+                                 f"axis of joint {joint.name!r} (through {np.round(x0, 6).tolist()} along "
+                                 f"{np.round(a, 6).tolist()} in the link frame); the mesh must be given in the "
+                                 f"link's own frame")
+
+
 def _payloads(study: Study, robot) -> dict:
     """Payloads as inverse_dynamics takes them: point name -> (mass, inertia (3, 3)); clear errors."""
     out = {}
@@ -406,6 +472,21 @@ def _tool_chain(robot, tool_point, parts):
     return out
 
 
+def _tool_link_compliance(P, basis, loads, patches) -> np.ndarray | None:
+    """6x6 compliance [d, theta] per unit [F, M] at the tool point of the tool link (link axes): the unit loads
+    on its patches, shared equally between them (moment columns zero where the patches carry forces only).
+    None when no unit load acts on the patches (nothing there is loaded in this study)."""
+    comps = "Fx Fy Fz Mx My Mz".split()
+    C = np.zeros((6, 6))
+    found = False
+    for patch in patches:
+        for c, name in enumerate(comps):
+            if f"{patch}:{name}" in loads.labels:
+                C[:, c] += P @ basis.U[:, loads.labels.index(f"{patch}:{name}")] / len(patches)
+                found = True
+    return C if found else None
+
+
 def _chain_results(study, robot, kin, responses, t):
     from . import analysis
     from .chain import ChainLink, arm_lowest_mode, tool_point_deflection
@@ -427,7 +508,7 @@ def _chain_results(study, robot, kin, responses, t):
                 continue
             ref = tool_xyz
             P = np.mean([analysis.rigid_fit_operator(part, s, ref) for s in patches], axis=0)
-            comp = None
+            comp = _tool_link_compliance(P, basis, loads, patches)
         else:
             ref = np.asarray(joints[distal_joint].origin, float)[:3, 3]
             P = analysis.rigid_fit_operator(part, distal_joint, ref)

@@ -189,3 +189,53 @@ def test_robot_inertia_that_differs_from_the_mesh_is_reported(arm_parts):
     summary = run(study, progress=False, write=False).summary
     assert summary["checks"]["equilibrium_rel_error"] > 0.5
     assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary["warnings"])
+
+
+def test_arm_at_rest_under_gravity_is_static(arm_parts):
+    """Held still under gravity, a link starts in its static equilibrium (not as if gravity were switched on at
+    t = 0): the transient stress history is constant and equals the quasi-static one."""
+    study = Study(name="still", robot=two_beam_robot(), parts=arm_parts, t_end=0.5, n_frames=6, motion={},
+                  tool_point="tool", n_modes=6, damping_ratio=0.02)
+    res = run(study, progress=False, write=False)
+    for name, link in res.links.items():
+        hist = link.history["max_von_mises"]
+        qs = res.summary["links"][name]["quasi_static_max_von_mises_pa"]
+        assert hist.max() == pytest.approx(qs, rel=1e-9)
+        assert hist.min() == pytest.approx(qs, rel=1e-9)
+
+
+def test_ringing_after_a_fast_ramp_is_sampled():
+    """A 1 ms force ramp makes the links ring at their own periods (~2-10 ms) after it. The peak read on the run's
+    grid (17.5 ms steps away from the ramp, samples added where modes ring) equals the peak on a uniform 20 us
+    grid, and the ringing is real (well above the quasi-static peak)."""
+    parts = {"link1": renamed(beam_part(L1, "structural_steel", 16), {"prox": "joint1", "dist": "joint2"}),
+             "link2": renamed(beam_part(L2, "structural_steel", 12), {"prox": "joint2", "dist": "tool"})}
+    base = dict(name="ring", robot=two_beam_robot(), parts=parts, t_end=0.07, n_frames=2, motion={},
+                gravity=(0, 0, 0), tool_point="tool", n_modes=6, damping_ratio=0.02,
+                point_forces=(PointForce("tool", "STEP(time,0.05,0,0.051,50)", (0, 0, -1)),))
+    run_ = run(Study(**base), progress=False, write=False)
+    dense = run(Study(**base, max_step_s=2e-5), progress=False, write=False)
+    assert run_.summary["analysis"]["n_time_samples"] < dense.summary["analysis"]["n_time_samples"] / 5
+    for name in ("link1", "link2"):
+        got, ref = (r.summary["links"][name]["max_von_mises_pa"] for r in (run_, dense))
+        assert got == pytest.approx(ref, rel=2e-3)
+        assert ref > 1.1 * dense.summary["links"][name]["quasi_static_max_von_mises_pa"]
+
+
+def test_arm_lowest_mode_of_a_heavy_tip_mass(arm_parts):
+    """A 1000 kg mass at the tool of the straight two-beam arm (the beams weigh 2.2 kg) swings at
+    f = sqrt(k / m) / (2 pi), with k the tip stiffness of the chained Timoshenko beams."""
+    from structcheck.study import Payload
+
+    m = 1000.0
+    study = Study(name="tip_mass", robot=two_beam_robot(), parts=arm_parts, t_end=1.0, n_frames=3, motion={},
+                  payloads=(Payload("tool", m),), quasi_static=True, tool_point="tool")
+    res = run(study, progress=False, write=False)
+    mat = arm_parts["link1"].material
+    E, G = mat.E, mat.E / (2 * (1 + mat.nu))
+    I, A = H ** 4 / 12, H ** 2
+    kappa = 10 * (1 + mat.nu) / (12 + 11 * mat.nu)
+    compliance = ((L1 ** 3 / 3 + L2 * L1 ** 2 / 2) / (E * I) + L1 / (kappa * G * A)
+                  + (L1 ** 2 / 2 + L2 * L1) / (E * I) * L2 + L2 ** 3 / (3 * E * I) + L2 / (kappa * G * A))
+    expected = np.sqrt(1 / (compliance * m)) / (2 * np.pi)
+    assert res.summary["arm_lowest_mode_hz"] == pytest.approx(expected, rel=0.02)
