@@ -239,3 +239,21 @@ def test_arm_lowest_mode_of_a_heavy_tip_mass(arm_parts):
                   + (L1 ** 2 / 2 + L2 * L1) / (E * I) * L2 + L2 ** 3 / (3 * E * I) + L2 / (kappa * G * A))
     expected = np.sqrt(1 / (compliance * m)) / (2 * np.pi)
     assert res.summary["arm_lowest_mode_hz"] == pytest.approx(expected, rel=0.02)
+
+
+@pytest.mark.parametrize("change, message", [("scale", "millimetres"), ("shift", "link's own frame")])
+def test_mesh_in_mm_or_off_its_frame_is_rejected(arm_parts, change, message):
+    """A link mesh in mm read as m (1000x its joints' span), or exported in other coordinates (its joint face off
+    the joint axis), is a one-line InputError naming the link, not silently wrong stresses."""
+    from structcheck.errors import InputError
+    from structcheck.fe import Part
+
+    p1 = arm_parts["link1"]
+    # 30 m across: under the mesh reader's absolute 50 m limit, but 75x the joints' span
+    mesh = p1.mesh.scaled(75.0) if change == "scale" else p1.mesh.translated((0.0, 0.0, 0.3))
+    bad = Part.from_skfem(mesh, p1.material, surfaces={n: p1.surface_facets(n) for n in p1.surfaces})
+    study = Study(name="bad", robot=two_beam_robot(), parts={**arm_parts, "link1": bad}, t_end=1.0, n_frames=3,
+                  motion={}, quasi_static=True)
+    with pytest.raises(InputError, match=message) as err:
+        run(study, progress=False, write=False)
+    assert "'link1'" in str(err.value)
