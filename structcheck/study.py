@@ -267,14 +267,14 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 
     # ---- tool-point deflection and arm mode
     tool_defl, arm_hz = _chain_results(study, robot, kin, responses, t)
-    warnings = []
+    warnings = list(rigid.warnings)
     for name, err in eq_errors.items():
         if err > 1e-6:
             mesh_kg, robot_kg = study.parts[name].mass_properties().mass, robot.link(name).mass
             warnings.append(f"link {name!r}: its FE loads do not balance its joint reaction (relative residual "
                             f"{err:.2g}); the robot's inertia of this link ({robot_kg:.4g} kg) differs from its mesh "
                             f"({mesh_kg:.4g} kg): use inertia_from_meshes=True or add the difference as point masses")
-    if rigid.undetermined is not None and rigid.undetermined.any():
+    if rigid.cuts and rigid.undetermined is not None and rigid.undetermined.any():
         names = [f"{n} ({', '.join(c for c, u in zip(WRENCH_COMPONENTS, row) if u)})"
                  for n, row in zip(dyn.joint_names, rigid.undetermined) if row.any()]
         warnings.append("statically indeterminate loop loads: " + "; ".join(names) + ". Rigid-body mechanics "
@@ -311,7 +311,8 @@ class RigidBody:
     tree's ``dof_names`` order, ``tau`` (n_t, n_coords) actuator torques/forces (0 on passive joints), the
     ``dynamics`` (joint wrenches of every joint, cut joints of closed chains last, and the link kinematics), the
     checks (``power_balance``, rigid-body ``equilibrium``, relative), the ``cuts`` of a closed chain (else ()),
-    and ``undetermined`` (n_joints, 6): wrench components a redundant loop leaves statically indeterminate."""
+    ``undetermined`` (n_joints, 6): wrench components a redundant loop (or a URDF mimic coupling) leaves
+    undetermined, and the rigid-body stage's ``warnings``."""
 
     q: np.ndarray
     qd: np.ndarray
@@ -322,6 +323,7 @@ class RigidBody:
     equilibrium: float
     cuts: tuple = ()
     undetermined: np.ndarray | None = None
+    warnings: tuple = ()
 
 
 def _is_closed_chain(robot) -> bool:
@@ -343,7 +345,8 @@ def rigid_body(model, tree, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, pa
                                     payloads=payloads)
         pb = power_balance(tree, q_drv, qd_drv, qdd_drv, dyn, gravity=gravity, point_forces=point_forces)
         eq = float(np.nanmax(link_equilibrium(tree, dyn, gravity=gravity, point_forces=point_forces)))
-        return RigidBody(q_drv, qd_drv, qdd_drv, dyn.tau, dyn, pb, eq)
+        return RigidBody(q_drv, qd_drv, qdd_drv, dyn.tau, dyn, pb, eq,
+                         undetermined=getattr(dyn, "undetermined", None), warnings=tuple(getattr(dyn, "warnings", ())))
     from . import closedchain as cc
 
     chain = cc.ClosedChain(tree, model.cuts, model.independent, model.actuated, model.name)
@@ -354,7 +357,8 @@ def rigid_body(model, tree, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, pa
     tau[:, [tree.dof_names.index(n) for n in chain.actuated]] = dyn.tau
     pb = cc.power_balance(chain, dyn, gravity, point_forces)
     eq = float(np.nanmax(cc.link_equilibrium(chain, dyn, gravity, point_forces)))
-    return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined)
+    return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined,
+                     tuple(getattr(dyn, "warnings", ())))
 
 
 def _check_part_placement(robot, parts: dict) -> None:
