@@ -118,23 +118,16 @@ class Part:
         from skfem import MeshTet
 
         mesh = MeshTet(np.ascontiguousarray(tm.points.T), np.ascontiguousarray(tm.tets.T))
-        lookup = {tuple(f): k for k, f in enumerate(np.sort(mesh.facets.T, axis=1).tolist())}
-        named = {}
-        for n, tri in tm.surfaces.items():
-            idx = [lookup.get(tuple(t)) for t in np.sort(tri, axis=1).tolist()]
-            missing = sum(i is None for i in idx)
-            if missing:
-                raise MeshError(f"part {name!r}: {missing} triangles of surface {n!r} are not faces of the tets")
-            named[n] = np.unique(np.array(idx, dtype=np.int64))
-        lines = {}
-        if tm.lines:
-            elookup = {tuple(e): k for k, e in enumerate(np.sort(mesh.edges.T, axis=1).tolist())}
-            for n, seg in tm.lines.items():
-                idx = [elookup.get(tuple(s)) for s in np.sort(seg, axis=1).tolist()]
-                missing = sum(i is None for i in idx)
-                if missing:
-                    raise MeshError(f"part {name!r}: {missing} segments of line {n!r} are not edges of the tets")
-                lines[n] = np.unique(np.array(idx, dtype=np.int64))
+        named, lines = {}, {}
+        for kind, table, groups, out in (("triangles", mesh.facets, tm.surfaces, named),
+                                         ("segments", mesh.edges, tm.lines, lines)):
+            for n, cells in groups.items():
+                idx = _find_rows(table.T, cells)
+                if np.any(idx < 0):
+                    where = "faces" if kind == "triangles" else "edges"
+                    raise MeshError(f"part {name!r}: {int(np.sum(idx < 0))} {kind} of {n!r} are not {where} of "
+                                    f"the tets")
+                out[n] = np.unique(idx)
         part = cls(mesh, material, named, name, edges=lines)
         return part.with_surfaces({**named, **{n: part.select_facets(sel) for n, sel in (surfaces or {}).items()}})
 
@@ -657,6 +650,17 @@ def _p2_edges() -> np.ndarray:
     x = ElementTetP2().doflocs
     pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
     return np.array([next(pr for pr in pairs if np.allclose(x[pr[0]] + x[pr[1]], 2 * x[m])) for m in range(4, 10)])
+
+
+def _find_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Index in ``table`` (n, k) of each row of ``rows`` (m, k) as vertex sets (order within a row ignored),
+    -1 where a row is not in the table."""
+    table, rows = np.sort(np.asarray(table), axis=1), np.sort(np.asarray(rows), axis=1)
+    _, inv = np.unique(np.vstack([table, rows]), axis=0, return_inverse=True)
+    inv = inv.ravel()
+    pos = np.full(inv.max() + 1, -1, dtype=np.int64)
+    pos[inv[:len(table)]] = np.arange(len(table))
+    return pos[inv[len(table):]]
 
 
 def _chunks(n: int, size: int):
