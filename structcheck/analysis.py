@@ -315,15 +315,32 @@ class _RunningMax:
             self.index[ta:ta + len(W)][better] = item_index(j[better])
 
 
-def _squared_norms(R: np.ndarray) -> np.ndarray:
-    """sum over axis 1 of R**2 for R (t, c, n): one fused pass."""
-    return np.einsum("tcn,tcn->tn", R, R)
+def _squared_norms(R: np.ndarray, out=None) -> np.ndarray:
+    """sum over axis 1 of R**2 for R (t, c, n): one fused pass (into ``out`` (t, n) if given)."""
+    return np.einsum("tcn,tcn->tn", R, R, out=out)
+
+
+class _Scratch:
+    """Reusable work arrays: a block's product and norms land in the same memory every time (fresh pages for
+    every block cost as much as the arithmetic on this machine)."""
+
+    def __init__(self):
+        self._bufs = {}
+
+    def get(self, key, shape) -> np.ndarray:
+        n = int(np.prod(shape))
+        buf = self._bufs.get(key)
+        if buf is None or buf.size < n:
+            buf = self._bufs[key] = np.empty(n)
+        return buf[:n].reshape(shape)
 
 
 def _element_stress_blocks(S, C, budget, brittle):
     """Yield (ea, eb, ta, tb, vm2, p1) over blocks of elements ea..eb-1 and times ta..tb-1: vm2 (chunk, 10, ne)
-    squared von Mises at the element nodes, p1 (chunk, 10, ne) max principal stress (None unless brittle)."""
+    squared von Mises at the element nodes, p1 (chunk, 10, ne) max principal stress (None unless brittle).
+    The yielded arrays are overwritten by the next block: use them before advancing."""
     t_chunks, groups = _blocks(len(C), S.shape[3], 10 * (5 + (12 if brittle else 0)), budget)
+    scratch = _Scratch()
     for ga, n_blocks, ne in groups:
         OP = _element_node_operator(S, ga, n_blocks, ne, von_mises=True)  # (n_blocks, n_b, 5, 10, ne)
         OP6 = _element_node_operator(S, ga, n_blocks, ne, von_mises=False) if brittle else None
@@ -331,23 +348,28 @@ def _element_stress_blocks(S, C, budget, brittle):
             ea = ga + k * ne
             op = OP[k].reshape(OP.shape[1], -1)
             for ta, tb in t_chunks:
-                vm2 = _squared_norms((C[ta:tb] @ op).reshape(tb - ta, 5, 10 * ne)).reshape(tb - ta, 10, ne)
+                R = np.matmul(C[ta:tb], op, out=scratch.get("R", (tb - ta, op.shape[1])))
+                vm2 = _squared_norms(R.reshape(tb - ta, 5, 10 * ne), out=scratch.get("vm2", (tb - ta, 10 * ne)))
                 p1 = None
                 if brittle:
                     s6 = (C[ta:tb] @ OP6[k].reshape(OP6.shape[1], -1)).reshape(tb - ta, 6, 10, ne)
                     p1 = _max_principal(s6.transpose(1, 0, 2, 3))
-                yield ea, ea + ne, ta, tb, vm2, p1
+                yield ea, ea + ne, ta, tb, vm2.reshape(tb - ta, 10, ne), p1
 
 
 def _node_displacement_blocks(D, C, budget):
-    """Yield (na, nb, ta, tb, u2) with u2 (chunk, nb - na) squared |u| at nodes na..nb-1 for D (n_b, 3, n)."""
+    """Yield (na, nb, ta, tb, u2) with u2 (chunk, nb - na) squared |u| at nodes na..nb-1 for D (n_b, 3, n).
+    The yielded array is overwritten by the next block."""
     n_b = D.shape[0]
     t_chunks, groups = _blocks(len(C), D.shape[2], 3, budget)
+    scratch = _Scratch()
     for ga, n_blocks, nn in groups:
         for na in range(ga, ga + n_blocks * nn, nn):
             op = np.ascontiguousarray(D[:, :, na:na + nn]).reshape(n_b, -1)
             for ta, tb in t_chunks:
-                yield na, na + nn, ta, tb, _squared_norms((C[ta:tb] @ op).reshape(tb - ta, 3, nn))
+                R = np.matmul(C[ta:tb], op, out=scratch.get("R", (tb - ta, op.shape[1])))
+                yield na, na + nn, ta, tb, _squared_norms(R.reshape(tb - ta, 3, nn),
+                                                          out=scratch.get("u2", (tb - ta, nn)))
 
 
 def respond(part, basis: LinkBasis, coeff: np.ndarray, modal: np.ndarray, *, brittle: bool = False,
