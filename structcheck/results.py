@@ -355,7 +355,8 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
         time = summary["links"][summary["max_von_mises_link"]]["time_of_max_s"]
     reader = pv.get_reader(str(folder / "robot.pvd"))
     times = np.asarray(reader.time_values)
-    reader.set_active_time_value(float(times[np.argmin(np.abs(times - time))]))
+    time = float(times[np.argmin(np.abs(times - time))])  # the output frame nearest the requested time
+    reader.set_active_time_value(time)
     blocks = reader.read()
     plotter = pv.Plotter(off_screen=True, window_size=window_size)
     scale = 1e-6 if field == "von_mises" else 1.0
@@ -367,7 +368,7 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
         plotter.add_mesh(g.extract_surface(algorithm="dataset_surface"), scalars="shown", cmap="turbo",
                          clim=(0, vmax), show_scalar_bar=False)
     plotter.add_scalar_bar(title=f"{field} [MPa]" if field == "von_mises" else field, n_labels=5)
-    plotter.add_text(f"{summary['study']}  t = {time:.3f} s  max {vmax:.3f}", font_size=10)
+    plotter.add_text(f"{summary.get('study', folder.name)}  t = {time:.3f} s  max {vmax:.3f}", font_size=10)
     plotter.view_isometric()
     plotter.camera.azimuth = 200
     plotter.enable_parallel_projection()
