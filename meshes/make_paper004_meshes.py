@@ -202,9 +202,22 @@ def mesh_folder(wall_mm: float = DEFAULT_WALL_MM) -> Path:
         return SHIPPED
     folder = Path.home() / ".cache" / "structcheck" / f"paper004-wall{wall_mm:g}mm-{mesh_cache_key()}"
     if not all((folder / f"{n}.msh").is_file() for n in PARTS):
-        tmp = folder.with_name(folder.name + ".partial")
-        build_meshes(tmp, wall_mm, verbose=False)
-        tmp.replace(folder) if not folder.exists() else None
+        import shutil
+        import tempfile
+
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        # build in a private folder, then move it in whole: an interrupted or concurrent build never leaves
+        # (or returns) a folder with some parts missing
+        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+        try:
+            build_meshes(tmp, wall_mm, verbose=False)
+            if folder.exists():  # incomplete leftover, or another process finished first
+                if all((folder / f"{n}.msh").is_file() for n in PARTS):
+                    return folder
+                shutil.rmtree(folder)
+            tmp.replace(folder)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return folder
 
 

@@ -99,3 +99,21 @@ def test_mesh_cache_key_follows_geometry_module_and_gmsh_version(fake_cache, tmp
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setattr(meshes, "build_meshes", lambda *a, **k: pytest.fail("rebuilt an up-to-date cache"))
     assert meshes.mesh_folder(5) == first
+
+
+def test_incomplete_or_failed_mesh_builds_never_leave_a_partial_cache(fake_cache, tmp_path, monkeypatch):
+    """A cache folder with a part missing is rebuilt whole; a build that fails leaves no folder behind."""
+    first = meshes.mesh_folder(5)
+    (first / f"{list(meshes.PARTS)[0]}.msh").unlink()
+    assert meshes.mesh_folder(5) == first and len(fake_cache) == 2
+    assert all((first / f"{n}.msh").is_file() for n in meshes.PARTS)
+
+    def failing_build(out, wall_mm, size_factor=1.0, verbose=True):
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / f"{list(meshes.PARTS)[0]}.msh").write_text("")
+        raise RuntimeError("gmsh failed")
+
+    monkeypatch.setattr(meshes, "build_meshes", failing_build)
+    with pytest.raises(RuntimeError):
+        meshes.mesh_folder(6)
+    assert sorted(p.name for p in first.parent.iterdir()) == [first.name]
