@@ -131,6 +131,9 @@ def _law(x):
     return x
 
 
+MAX_RINGING_SAMPLES = 200_000  # samples a run may add to follow the links' elastic ringing
+
+
 def _bar(progress, total, desc):
     from tqdm.auto import tqdm
 
@@ -213,9 +216,15 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 
     # ---- sample the links' elastic ringing: add samples where a mode rings after a fast load change
     frame_times = t[grid.frame_index]
+    notes = []
     if not study.quasi_static:
-        extra = np.concatenate([analysis.ringing_samples(bases[n], t, link_loads[n].coeff, study.damping_ratio)
-                                for n in fe_links])
+        extra = np.unique(np.concatenate([
+            analysis.ringing_samples(bases[n], t, link_loads[n].coeff, study.damping_ratio) for n in fe_links]))
+        if len(extra) > MAX_RINGING_SAMPLES:  # e.g. undamped stiff links ringing all along a long motion
+            notes.append(f"the links' ringing after fast load changes wants {len(extra)} more samples; "
+                         f"{MAX_RINGING_SAMPLES} were added, evenly among them, so peaks of that ringing may read "
+                         f"low: raise damping_ratio, lower n_modes, or set max_step_s")
+            extra = extra[np.linspace(0, len(extra) - 1, MAX_RINGING_SAMPLES).astype(int)]
         if len(extra):
             t1 = time.perf_counter()
             t = np.union1d(t, extra)
@@ -266,8 +275,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         }
 
     # ---- tool-point deflection and arm mode
-    tool_defl, arm_hz = _chain_results(study, robot, kin, responses, t)
-    warnings = list(rigid.warnings)
+    tool_defl, arm_hz, arm_t = _chain_results(study, robot, kin, responses, t, frame_idx)
+    warnings = list(rigid.warnings) + notes
     for name, err in eq_errors.items():
         if err > 1e-6:
             mesh_kg, robot_kg = study.parts[name].mass_properties().mass, robot.link(name).mass
@@ -287,10 +296,11 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         ramp = grid.shortest_ramp if hasattr(grid, "shortest_ramp") else float("nan")
         if np.isfinite(ramp) and ramp < 3.0 / arm_hz:
             warnings.append(f"the shortest load ramp ({ramp * 1e3:.3g} ms) is shorter than 3 periods of the arm's "
-                            f"estimated lowest mode ({arm_hz:.3g} Hz): arm-level dynamics (payload swinging on the "
-                            f"flexible chain) are not captured by the per-link transient")
+                            f"estimated lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): arm-level "
+                            f"dynamics (payload swinging on the flexible chain) are not captured by the per-link "
+                            f"transient")
     timings["total"] = time.perf_counter() - t0
-    summary = _summary(study, robot, rigid, link_results, tool_defl, arm_hz, eq_errors, timings, warnings, t,
+    summary = _summary(study, robot, rigid, link_results, tool_defl, (arm_hz, arm_t), eq_errors, timings, warnings, t,
                        frame_idx)
     run_result = results.RunResult(
         study_name=study.name, t=t, frame_times=t[frame_idx], joint_names=list(dyn.joint_names),
@@ -491,12 +501,12 @@ def _tool_link_compliance(P, basis, loads, patches) -> np.ndarray | None:
     return C if found else None
 
 
-def _chain_results(study, robot, kin, responses, t):
+def _chain_results(study, robot, kin, responses, t, frame_idx):
     from . import analysis
     from .chain import ChainLink, arm_lowest_mode, tool_point_deflection
 
     if not study.tool_point:
-        return None, float("nan")
+        return None, float("nan"), float("nan")
     tool_link, tool_xyz = robot.points[study.tool_point]
     tool_xyz = np.asarray(tool_xyz, float)
     i_tool = robot.link_names.index(tool_link)
@@ -522,25 +532,34 @@ def _chain_results(study, robot, kin, responses, t):
         motion = np.hstack([loads.coeff, modal]) @ D.T
         chain.append(ChainLink(index=robot.link_names.index(ln), ref_point=ref, motion=motion, compliance=comp))
     defl = tool_point_deflection(chain, kin.T_world_link, tool_world)
-    # lowest arm mode at the first sample's pose: link masses at their centres of mass plus the payload
-    masses = []
-    for ln in responses:
-        i = robot.link_names.index(ln)
-        mp = responses[ln][0].mass_properties()
-        T = kin.T_world_link[0, i]
-        masses.append((mp.mass, T[:3, :3] @ mp.com + T[:3, 3], i))
-    if study.payload_mass_kg > 0:
-        masses.append((study.payload_mass_kg, tool_world[0], i_tool))
-    for pl in study.payloads:
-        lname, xyz = robot.points[pl.point]
-        i = robot.link_names.index(lname)
-        T = kin.T_world_link[0, i]
-        masses.append((pl.mass, T[:3, :3] @ np.asarray(xyz, float) + T[:3, 3], i))
-    hz = arm_lowest_mode(chain, kin.T_world_link[0], masses, study.gravity)
-    return defl, hz
+    # lowest arm mode over the motion: link masses at their centres of mass plus the payload, at the poses of
+    # up to 21 of the output frames (the arm is most flexible at full reach)
+    mass_props = {ln: responses[ln][0].mass_properties() for ln in responses}
+
+    def lowest_mode_at(k):
+        masses = []
+        for ln, mp in mass_props.items():
+            i = robot.link_names.index(ln)
+            T = kin.T_world_link[k, i]
+            masses.append((mp.mass, T[:3, :3] @ mp.com + T[:3, 3], i))
+        if study.payload_mass_kg > 0:
+            masses.append((study.payload_mass_kg, tool_world[k], i_tool))
+        for pl in study.payloads:
+            lname, xyz = robot.points[pl.point]
+            i = robot.link_names.index(lname)
+            T = kin.T_world_link[k, i]
+            masses.append((pl.mass, T[:3, :3] @ np.asarray(xyz, float) + T[:3, 3], i))
+        return arm_lowest_mode(chain, kin.T_world_link[k], masses, study.gravity)
+
+    poses = np.unique(np.asarray(frame_idx)[np.linspace(0, len(frame_idx) - 1, min(21, len(frame_idx))).astype(int)])
+    hz = np.array([lowest_mode_at(k) for k in poses])
+    if not np.isfinite(hz).any():
+        return defl, float("nan"), float("nan")
+    j = int(np.nanargmin(hz))
+    return defl, float(hz[j]), float(t[poses[j]])
 
 
-def _summary(study, robot, rigid, links, tool_defl, arm_hz, eq_errors, timings, warnings, t, frame_idx):
+def _summary(study, robot, rigid, links, tool_defl, arm_mode, eq_errors, timings, warnings, t, frame_idx):
     import scipy
     import skfem
 
@@ -585,7 +604,8 @@ def _summary(study, robot, rigid, links, tool_defl, arm_hz, eq_errors, timings, 
         "tool_point": study.tool_point,
         "tool_point_deflection_m": tool_max,
         "time_of_max_tool_point_deflection_s": tool_t,
-        "arm_lowest_mode_hz": arm_hz,
+        "arm_lowest_mode_hz": arm_mode[0],
+        "time_of_arm_lowest_mode_s": arm_mode[1],
         "analysis": {"t_end_s": float(t[-1]), "n_time_samples": int(len(t)), "n_output_frames": int(len(frame_idx)),
                      "damping_ratio": study.damping_ratio, "n_modes": study.n_modes,
                      "quasi_static": study.quasi_static, "total_nodes": int(sum(L.n_nodes for L in links.values())),

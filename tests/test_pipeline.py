@@ -257,3 +257,20 @@ def test_mesh_in_mm_or_off_its_frame_is_rejected(arm_parts, change, message):
     with pytest.raises(InputError, match=message) as err:
         run(study, progress=False, write=False)
     assert "'link1'" in str(err.value)
+
+
+def test_ringing_samples_are_capped_with_a_warning(arm_parts, monkeypatch):
+    """An undamped link rings for ever: the samples added to follow it are capped and the run says so."""
+    import structcheck.study as study_mod
+
+    monkeypatch.setattr(study_mod, "MAX_RINGING_SAMPLES", 300)
+    study = Study(name="undamped", robot=two_beam_robot(), parts=arm_parts, t_end=0.2, n_frames=3, motion={},
+                  gravity=(0, 0, 0), n_modes=2, damping_ratio=0.0,
+                  point_forces=(PointForce("tool", "STEP(time,0.05,0,0.051,50)", (0, 0, -1)),))
+    res = run(study, progress=False, write=False)
+    from dataclasses import replace
+
+    coarse = run(replace(study, quasi_static=True), progress=False, write=False)
+    added = res.summary["analysis"]["n_time_samples"] - coarse.summary["analysis"]["n_time_samples"]
+    assert added == 300
+    assert any("wants" in w and "300 were added" in w for w in res.summary["warnings"])
