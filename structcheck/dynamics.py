@@ -309,24 +309,30 @@ def power_balance(robot, q, qd, qdd, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), p
     return float(np.max(np.abs(res)) / scale)
 
 
+def free_body_wrenches(robot, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), point_forces=None):
+    """Gravity, point forces and d'Alembert inertia (minus the rate of momentum) on every link: force F and moment
+    N about the link frame origin, each (n_t, n_links, 3) [N, N m] in link axes. The joint wrenches on a link
+    balance them."""
+    kin, inert = dyn.kinematics, dyn.inertials
+    c = inert.com[None]
+    a_com = kin.a_origin + np.cross(kin.alpha, c) + np.cross(kin.omega, np.cross(kin.omega, c))
+    g = np.einsum("tlji,j->tli", kin.T_world_link[..., :3, :3], np.asarray(gravity, float))
+    F = inert.mass[None, :, None] * (g - a_com)
+    Iw = np.einsum("lij,tlj->tli", inert.inertia, kin.omega)
+    N = np.cross(c, F) - np.einsum("lij,tlj->tli", inert.inertia, kin.alpha) - np.cross(kin.omega, Iw)
+    Fe, Me = _external(robot, kin, point_forces, len(F))
+    return F + Fe, N + Me
+
+
 def link_equilibrium(robot, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), point_forces=None) -> np.ndarray:
     """Relative Newton-Euler residual (n_t, n_links) of every link: all wrenches on it (parent joint, children
     joints, gravity, point forces) minus its rate of momentum, relative to |F| + |M|/l (l the robot's size)."""
-    kin, inert = dyn.kinematics, dyn.inertials
+    kin = dyn.kinematics
     n_t, nl = kin.omega.shape[:2]
     idx = {n: k for k, n in enumerate(robot.link_names)}
     R_wl = kin.T_world_link[..., :3, :3]
     p_wl = kin.T_world_link[..., :3, 3]
-    c = inert.com[None]
-    a_com = kin.a_origin + np.cross(kin.alpha, c) + np.cross(kin.omega, np.cross(kin.omega, c))
-    g = np.einsum("tlji,j->tli", R_wl, np.asarray(gravity, float))
-    m = inert.mass[None, :, None]
-    F = m * (g - a_com)
-    Iw = np.einsum("lij,tlj->tli", inert.inertia, kin.omega)
-    N = np.cross(c, F) - np.einsum("lij,tlj->tli", inert.inertia, kin.alpha) - np.cross(kin.omega, Iw)
-    Fe, Me = _external(robot, kin, point_forces, n_t)
-    F += Fe
-    N += Me
+    F, N = free_body_wrenches(robot, dyn, gravity, point_forces)
     scale = np.zeros((n_t, nl))
     size = max(1e-3, float(np.ptp(p_wl.reshape(-1, 3), axis=0).max()))
     for k, j in enumerate(robot.joints):

@@ -143,44 +143,29 @@ def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None =
         support, W_prox = (jp,), dyn.joint_wrenches[:, proximal[0]]
     else:
         _require_surface(part, GROUND_SURFACE, link, "the ground mounting of the base, where it is clamped")
-        support, W_prox = (GROUND_SURFACE,), ground_wrench(robot, dyn, link, gravity, point_forces, payloads)
+        support, W_prox = (GROUND_SURFACE,), ground_wrench(robot, dyn, link, gravity, point_forces)
     return LinkLoads(F=np.hstack(cols), coeff=np.hstack(coeffs), labels=tuple(labels), support=support,
                      proximal_wrench=W_prox, distal=distal)
 
 
-def ground_wrench(robot, dyn, base: str, gravity, point_forces: dict | None = None,
-                  payloads: dict | None = None) -> np.ndarray:
+def ground_wrench(robot, dyn, base: str, gravity, point_forces: dict | None = None) -> np.ndarray:
     """What the ground exerts on the base (n_t, 6) [N, N m], at the base frame origin in base axes, from the
-    momentum balance of the whole robot: the rate of change of the momentum of every link (with its point masses
-    and payloads) minus gravity and the external point forces.
+    momentum balance of the whole robot: minus the sum over every link (with its point masses and payloads, as
+    in ``dyn.inertials``) of gravity, the external point forces and d'Alembert inertia.
 
     Computed without the joint reaction wrenches, so the base's FE loads (built from them) balancing it checks
-    the propagation of the reactions through the whole chain. Open trees only (``dyn.kinematics`` of the
-    robot's links)."""
-    from .dynamics import link_inertials
+    the propagation of the reactions through the whole chain. Holds for closed chains too (the loop forces are
+    internal)."""
+    from .dynamics import free_body_wrenches
 
-    kin = dyn.kinematics
-    inert = link_inertials(robot, payloads)
-    g = np.asarray(gravity, float)
-    R, p = kin.T_world_link[..., :3, :3], kin.T_world_link[..., :3, 3]  # (n_t, n_l, 3, 3), (n_t, n_l, 3)
-    o = p[:, robot.link_names.index(base)]
-    w, al, c = kin.omega, kin.alpha, inert.com[None]
-    a_c = kin.a_origin + np.cross(al, c) + np.cross(w, np.cross(w, c))  # link axes
-    Iw = np.einsum("lij,tlj->tli", inert.inertia, w)
-    h_dot = np.einsum("lij,tlj->tli", inert.inertia, al) + np.cross(w, Iw)  # about the COM, link axes
-    f = inert.mass[None, :, None] * (np.einsum("tlij,tlj->tli", R, a_c) - g)  # m (a_c - g), world
-    x_c = p + np.einsum("tlij,lj->tli", R, inert.com)  # centres of mass, world
-    force = f.sum(axis=1)
-    moment = (np.cross(x_c - o[:, None], f) + np.einsum("tlij,tlj->tli", R, h_dot)).sum(axis=1)
-    for pname, F in (point_forces or {}).items():
-        lname, xyz = robot.points[pname]
-        k = robot.link_names.index(lname)
-        F = np.broadcast_to(np.asarray(F, float), force.shape)
-        x = p[:, k] + R[:, k] @ np.asarray(xyz, float)
-        force = force - F
-        moment = moment - np.cross(x - o, F)
-    Rb = R[:, robot.link_names.index(base)]
-    return np.hstack([np.einsum("tji,tj->ti", Rb, force), np.einsum("tji,tj->ti", Rb, moment)])
+    F, N = free_body_wrenches(robot, dyn, gravity, point_forces)  # link axes, about each link's origin
+    T = dyn.kinematics.T_world_link
+    R, p = T[..., :3, :3], T[..., :3, 3]
+    i = robot.link_names.index(base)
+    F_w = np.einsum("tlij,tlj->tli", R, F)
+    M_w = np.einsum("tlij,tlj->tli", R, N) + np.cross(p - p[:, i:i + 1], F_w)  # about the base origin
+    Rb = R[:, i]
+    return -np.hstack([np.einsum("tji,tj->ti", Rb, F_w.sum(axis=1)), np.einsum("tji,tj->ti", Rb, M_w.sum(axis=1))])
 
 
 def equilibrium_residual(resultants: np.ndarray, loads: LinkLoads, size: float) -> float:
