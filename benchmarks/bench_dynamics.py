@@ -35,7 +35,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from structcheck.robot import Robot  # noqa: E402
+from structcheck.model.robot import Robot  # noqa: E402
 
 TARGET_US = 2.0  # issue 2: <= 2 us per sample at 10,000 samples
 # paper 004, Table 1: modified D-H rows (alpha_{i-1} [rad], a_{i-1} [m], d_i [m])

@@ -129,7 +129,7 @@ def load_history(n_steps: int, t_end: float = 2.0):
     elbow-wrench loads: the arm swings 75 deg about its shoulder axis z between 0.2 s and 1.2 s (ADAMS STEP
     law) under gravity in its x-y plane, carrying at the elbow a 30 kg forearm + payload whose centre is
     0.3 m beyond the elbow, and a 196 N gripping force 0.6 m beyond it applied over 10 ms at 1.5 s."""
-    from structcheck.fe import body_coefficients
+    from structcheck.fe.part import body_coefficients
 
     t = np.linspace(0.0, t_end, n_steps + 1)
     t0, t1, amp = 0.2, 1.2, np.radians(75.0)
@@ -164,10 +164,10 @@ def run(args) -> dict:
     import scipy
 
     import structcheck
-    from structcheck import analysis
-    from structcheck.fe import Part
-    from structcheck.solvers import available_backends
-    from structcheck.transient import newmark
+    from structcheck.fe import response as analysis
+    from structcheck.fe.part import Part
+    from structcheck.fe.solvers import available_backends
+    from structcheck.fe.transient import newmark
 
     phases = Phases()
     path, h = mesh_link(args.dofs, phases)

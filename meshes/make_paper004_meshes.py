@@ -182,13 +182,13 @@ def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float
 
 def mesh_cache_key() -> str:
     """Hash of everything a generated mesh depends on: this script (the part shapes and sizes),
-    structcheck/geometry.py (PartBuilder: how parts are built, named and meshed) and gmsh's version."""
+    structcheck/fe/geometry.py (PartBuilder: how parts are built, named and meshed) and gmsh's version."""
     import gmsh
 
-    import structcheck.geometry
+    import structcheck.fe.geometry
 
     h = hashlib.sha1()
-    for path in (Path(__file__), Path(structcheck.geometry.__file__)):
+    for path in (Path(__file__), Path(structcheck.fe.geometry.__file__)):
         h.update(path.read_bytes())
     h.update(str(gmsh.__version__).encode())
     return h.hexdigest()[:10]

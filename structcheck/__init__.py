@@ -12,14 +12,18 @@ def __getattr__(name):
     # Lazy so that `import structcheck` stays cheap (gmsh, pyvista, skfem load on first use).
     lazy = {
         "MotionLaw": ("motion", "MotionLaw"),
-        "Robot": ("robot", "Robot"),
+        "Robot": ("model", "Robot"),
         "Part": ("fe", "Part"),
-        "Material": ("materials", "Material"),
-        "get_material": ("materials", "get_material"),
-        "solve_ik": ("ik", "solve_ik"),
-        "CartesianLine": ("cartesian", "CartesianLine"),
-        "ClosedChain": ("closedchain", "ClosedChain"),
-        "CutJoint": ("closedchain", "CutJoint"),
+        "Material": ("model", "Material"),
+        "get_material": ("model", "get_material"),
+        "solve_ik": ("rigid", "solve_ik"),
+        "CartesianLine": ("motion", "CartesianLine"),
+        "ClosedChain": ("rigid", "ClosedChain"),
+        "CutJoint": ("rigid", "CutJoint"),
+        "Study": ("study", "Study"),
+        "PointForce": ("study", "PointForce"),
+        "Payload": ("study", "Payload"),
+        "run": ("study", "run"),
     }
     if name in lazy:
         import importlib

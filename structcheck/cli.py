@@ -73,7 +73,7 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
 
 def _report(study, out, *, quiet: bool, vtk: bool) -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
-    from .results import format_table
+    from .results.files import format_table
     from .study import run
 
     result = run(study, out, progress=not quiet, vtk=vtk)
@@ -92,7 +92,7 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_compare(args) -> int:
-    from .compare import compare, format_comparison
+    from .results.compare import compare, format_comparison
 
     cmp = compare(args.baseline, args.candidate, args.tolerance)
     print(format_comparison(cmp))

@@ -122,7 +122,7 @@ def load_study(path: str | Path, **params) -> Study:
 
 
 def _law(x):
-    from .motion import Constant, MotionLaw
+    from .motion.laws import Constant, MotionLaw
 
     if isinstance(x, str):
         return MotionLaw(x)
@@ -143,14 +143,18 @@ def _bar(progress, total, desc):
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
         vtk: bool = True, plots: bool = True):
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
-    from . import analysis, chain as chainmod, linkloads, results
-    from .motion import time_grid
+    from .fe import response as analysis
+    from .checks import toolchain as chainmod
+    from . import loads as linkloads
+    from .results import files as results
+    from .motion.laws import time_grid
+    from .rigid.stage import is_closed_chain, rigid_body
 
     if out is not None and write:
         results.prepare_output(out)
     timings = {}
     t0 = time.perf_counter()
-    closed = _is_closed_chain(study.robot)
+    closed = is_closed_chain(study.robot)
     robot = study.robot.tree if closed else study.robot  # the spanning tree of a closed chain
     driven = study.robot.independent if closed else robot.dof_names
     unknown = sorted(set(study.motion) - set(driven))
@@ -315,62 +319,6 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     return run_result
 
 
-@dataclass(frozen=True)
-class RigidBody:
-    """The rigid-body stage of a run: every tree coordinate's ``q``, ``qd``, ``qdd`` (n_t, n_coords) in the
-    tree's ``dof_names`` order, ``tau`` (n_t, n_coords) actuator torques/forces (0 on passive joints), the
-    ``dynamics`` (joint wrenches of every joint, cut joints of closed chains last, and the link kinematics), the
-    checks (``power_balance``, rigid-body ``equilibrium``, relative), the ``cuts`` of a closed chain (else ()),
-    ``undetermined`` (n_joints, 6): wrench components a redundant loop (or a URDF mimic coupling) leaves
-    undetermined, and the rigid-body stage's ``warnings``."""
-
-    q: np.ndarray
-    qd: np.ndarray
-    qdd: np.ndarray
-    tau: np.ndarray
-    dynamics: Any
-    power_balance: float
-    equilibrium: float
-    cuts: tuple = ()
-    undetermined: np.ndarray | None = None
-    warnings: tuple = ()
-
-
-def _is_closed_chain(robot) -> bool:
-    from .closedchain import ClosedChain
-
-    return isinstance(robot, ClosedChain)
-
-
-def rigid_body(model, tree, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, payloads) -> RigidBody:
-    """Inverse dynamics of an open robot or a closed chain (``model``) whose links carry ``tree``'s inertials.
-
-    ``q_drv``... (n_t, n_driven): absolute values of the driven coordinates (all the robot's movable joints, or
-    a closed chain's independent ones); joint limits are checked on every coordinate."""
-    if not _is_closed_chain(model):
-        from .dynamics import link_equilibrium, power_balance
-
-        tree.check_limits(q_drv, t)
-        dyn = tree.inverse_dynamics(q_drv, qd_drv, qdd_drv, gravity=gravity, point_forces=point_forces,
-                                    payloads=payloads)
-        pb = power_balance(tree, q_drv, qd_drv, qdd_drv, dyn, gravity=gravity, point_forces=point_forces)
-        eq = float(np.nanmax(link_equilibrium(tree, dyn, gravity=gravity, point_forces=point_forces)))
-        return RigidBody(q_drv, qd_drv, qdd_drv, dyn.tau, dyn, pb, eq,
-                         undetermined=getattr(dyn, "undetermined", None), warnings=tuple(getattr(dyn, "warnings", ())))
-    from . import closedchain as cc
-
-    chain = cc.ClosedChain(tree, model.cuts, model.independent, model.actuated, model.name)
-    motion = cc.closed_chain_motion(chain, q_drv, qd_drv, qdd_drv, t=t)
-    tree.check_limits(motion.q, t)
-    dyn = cc.closed_chain_dynamics(chain, motion, gravity, point_forces, payloads)
-    tau = np.zeros_like(motion.q)
-    tau[:, [tree.dof_names.index(n) for n in chain.actuated]] = dyn.tau
-    pb = cc.power_balance(chain, dyn, gravity, point_forces)
-    eq = float(np.nanmax(cc.link_equilibrium(chain, dyn, gravity, point_forces)))
-    return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined,
-                     tuple(getattr(dyn, "warnings", ())))
-
-
 def _check_part_placement(robot, parts: dict) -> None:
     """Reject a link mesh that cannot be in its link frame and in metres: one whose size is far from the span of
     its joints and points (a mesh in mm read as m, or the reverse), or whose joint surface does not sit on its
@@ -437,7 +385,7 @@ def _one_sided_acc(law, t, side):
 
 
 def _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max, eq_err):
-    from .results import LinkResult
+    from .results.files import LinkResult
 
     mat = part.material
     i_link = robot.link_names.index(name)
@@ -502,8 +450,8 @@ def _tool_link_compliance(P, basis, loads, patches) -> np.ndarray | None:
 
 
 def _chain_results(study, robot, kin, responses, t, frame_idx):
-    from . import analysis
-    from .chain import ChainLink, arm_lowest_mode, tool_point_deflection
+    from .fe import response as analysis
+    from .checks.toolchain import ChainLink, arm_lowest_mode, tool_point_deflection
 
     if not study.tool_point:
         return None, float("nan"), float("nan")
@@ -564,7 +512,7 @@ def _summary(study, robot, rigid, links, tool_defl, arm_mode, eq_errors, timings
     import skfem
 
     from . import __version__
-    from .solvers import available_backends
+    from .fe.solvers import available_backends
 
     link_summ = {n: L.summary() for n, L in links.items()}
     vm = max(links.values(), key=lambda L: L.max_von_mises_pa)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .materials import Material, get_material
+from .model.materials import Material, get_material
 
 # Paper 003 (Cheng et al. 2021, Appl. Sci. 11), Table 2: KR500 bodies as homogeneous steel cylinders along e1,
 # density 7801 kg/m^3. Columns: length [m], radius [m], mass [kg], J11, J22 = J33 [kg m^2] (rounded to 4 decimals).
@@ -129,8 +129,8 @@ def beam_part(L, b, h, n_len, n_sec, material, name="beam"):
     'tip' (x = L)."""
     from skfem import MeshTet
 
-    from .fe import Part
-    from .mesh import plane_selector
+    from .fe.part import Part
+    from .fe.mesh import plane_selector
 
     mesh = MeshTet.init_tensor(np.linspace(0, L, n_len + 1), np.linspace(-b / 2, b / 2, n_sec + 1),
                                np.linspace(-h / 2, h / 2, n_sec + 1))
@@ -145,7 +145,7 @@ def _p1_tip_compliance(part, P: float) -> float:
     from skfem import Basis, ElementTetP1, ElementVector, FacetBasis, LinearForm, asm
     from skfem.models.elasticity import lame_parameters, linear_elasticity
 
-    from .solvers import factorize
+    from .fe.solvers import factorize
 
     e = ElementVector(ElementTetP1())
     basis = Basis(part.mesh, e, intorder=2)
@@ -233,7 +233,7 @@ def case_cantilever_modes(quick: bool = False) -> list[dict]:
     """Square cantilever 0.4 x 0.04 x 0.04 m (L/h = 10): first three bending frequencies against the Timoshenko
     frequency equation. The torsion and axial modes fall between the second and third bending pairs; bending
     modes are found by shape and each equal pair counts once."""
-    from .transient import modes
+    from .fe.transient import modes
 
     c = "cantilever_modes"
     L, h = 0.4, 0.04
@@ -280,8 +280,8 @@ def case_cantilever_modes(quick: bool = False) -> list[dict]:
 def le10_part(mesh_size: float, size_at_d: float, path):
     """Mesh of NAFEMS LE10 split at z = 0 (so the outer face's z = 0 line has nodes): surfaces 'DC' (y = 0),
     'AB' (x = 0), 'BC' (outer curved face), 'top' (z = +0.3), line 'BC_mid' (outer face at z = 0)."""
-    from .fe import Part
-    from .geometry import PartBuilder, on_plane
+    from .fe.part import Part
+    from .fe.geometry import PartBuilder, on_plane
 
     with PartBuilder("le10", mesh_size) as bld:
         occ = bld.occ
@@ -394,9 +394,9 @@ def case_transient(quick: bool = False) -> list[dict]:
     """Cantilever 0.32 x 0.02 x 0.02 m (first mode about 160 Hz) under a tip force ramped 0 -> 100 N in 10 ms
     and held: mode acceleration with 4 modes against direct average-acceleration Newmark on the full system,
     both with the same Rayleigh damping (2 % at modes 1 and 3); and a 1 s ramp against the static solution."""
-    from .analysis import build_basis, respond
-    from .stress import von_mises
-    from .transient import Modes, mode_acceleration, newmark, rayleigh_zeta
+    from .fe.response import build_basis, respond
+    from .fe.stress import von_mises
+    from .fe.transient import Modes, mode_acceleration, newmark, rayleigh_zeta
 
     c = "transient"
     L, h, P, t_ramp = 0.32, 0.02, 100.0, 0.01
@@ -434,8 +434,8 @@ def case_transient(quick: bool = False) -> list[dict]:
 def case_kr500_cylinders(quick: bool = False) -> list[dict]:
     """Tet meshes (gmsh, 48+ facets around) of the six KR500 cylinders of paper 003 Table 2: mass and principal
     inertias against the exact cylinder formulas; the table itself against the formulas (rounding)."""
-    from .geometry import PartBuilder
-    from .mesh import mass_properties, read_mesh
+    from .fe.geometry import PartBuilder
+    from .fe.mesh import mass_properties, read_mesh
 
     c = "kr500_cylinders"
     rows = []

@@ -45,7 +45,7 @@ def test_info_command(tmp_path, capsys):
     from test_cli_run import H, L, N_LEN, N_SIDE, write_small_study
 
     from structcheck.cli import main
-    from structcheck.materials import get_material
+    from structcheck.model.materials import get_material
 
     assert main(["info", str(write_small_study(tmp_path))]) == 0
     out = capsys.readouterr().out

@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from structcheck.cartesian import CartesianLine
+from structcheck.motion.cartesian import CartesianLine
 from structcheck.errors import InputError
-from structcheck.kinematics import forward_kinematics, link_kinematics, point_world
-from structcheck.motion import ModifiedTrapezoidal, MotionLaw, Quintic, Trapezoidal, time_grid
-from structcheck.robot import Robot
+from structcheck.rigid.kinematics import forward_kinematics, link_kinematics, point_world
+from structcheck.motion.laws import ModifiedTrapezoidal, MotionLaw, Quintic, Trapezoidal, time_grid
+from structcheck.model.robot import Robot
 from structcheck.study import _one_sided_acc
 
 # paper 004, Table 1 (modified D-H) with its joint ranges read as offsets from home

@@ -81,13 +81,13 @@ def test_mesh_cache_is_reused_and_the_default_wall_uses_the_shipped_meshes(fake_
 def test_mesh_cache_key_follows_geometry_module_and_gmsh_version(fake_cache, tmp_path, monkeypatch):
     import gmsh
 
-    import structcheck.geometry
+    import structcheck.fe.geometry
 
     first = meshes.mesh_folder(5)
-    # an edited structcheck/geometry.py (here: a copy with one more line) makes the cached meshes stale
+    # an edited structcheck/fe/geometry.py (here: a copy with one more line) makes the cached meshes stale
     edited = tmp_path / "geometry.py"
-    edited.write_text(Path(structcheck.geometry.__file__).read_text() + "\n# changed\n")
-    monkeypatch.setattr(structcheck.geometry, "__file__", str(edited))
+    edited.write_text(Path(structcheck.fe.geometry.__file__).read_text() + "\n# changed\n")
+    monkeypatch.setattr(structcheck.fe.geometry, "__file__", str(edited))
     second = meshes.mesh_folder(5)
     assert second != first and len(fake_cache) == 2 and fake_cache[-1][0].name.startswith(second.name)
     # so does another gmsh

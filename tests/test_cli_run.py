@@ -22,8 +22,8 @@ SMALL_STUDY = f'''
 import numpy as np
 from skfem import MeshTet
 
-from structcheck.fe import Part
-from structcheck.robot import Joint, Link, Robot
+from structcheck.fe.part import Part
+from structcheck.model.robot import Joint, Link, Robot
 from structcheck.study import PointForce, Study
 
 L, H = {L!r}, {H!r}

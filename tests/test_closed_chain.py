@@ -1,18 +1,18 @@
-"""Closed kinematic chains (structcheck.closedchain) against independent references: Lagrange closed forms of a
+"""Closed kinematic chains (structcheck.rigid.closedchain) against independent references: Lagrange closed forms of a
 parallelogram, hand statics of pin and cylinder forces, the loop-closure formulas of paper 001 (eqs. 1, 5, 7)
-and of paper 000 (eqs. 23-24), mimic joints (virtual work in structcheck.dynamics), d'Alembert's principle
+and of paper 000 (eqs. 23-24), mimic joints (virtual work in structcheck.rigid.dynamics), d'Alembert's principle
 evaluated with finite differences of solved positions only, and the power balance."""
 import math
 
 import numpy as np
 import pytest
 
-from structcheck.closedchain import (ClosedChain, CutJoint, closed_chain_dynamics, closed_chain_motion,
+from structcheck.rigid.closedchain import (ClosedChain, CutJoint, closed_chain_dynamics, closed_chain_motion,
                                      link_equilibrium, loop_residuals, power_balance, solve_positions)
-from structcheck.dynamics import inverse_dynamics
+from structcheck.rigid.dynamics import inverse_dynamics
 from structcheck.errors import InputError
-from structcheck.kinematics import forward_kinematics
-from structcheck.robot import Joint, Link, Robot, trans
+from structcheck.rigid.kinematics import forward_kinematics
+from structcheck.model.robot import Joint, Link, Robot, trans
 
 Y = np.array([0.0, -1.0, 0.0])  # planar mechanisms in a vertical x-z plane: +angle lifts x toward +z
 

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from structcheck.cli import main
-from structcheck.compare import compare
+from structcheck.results.compare import compare
 
 
 def summary(vm=10e6, sf=5.0, defl=2e-5, passed=True, mass=3.0):

@@ -4,9 +4,9 @@ import math
 import numpy as np
 import pytest
 
-from structcheck.dynamics import inverse_dynamics, link_equilibrium, power_balance
+from structcheck.rigid.dynamics import inverse_dynamics, link_equilibrium, power_balance
 from structcheck.errors import InputError
-from structcheck.robot import Joint, Link, PointMass, Robot, rpy_matrix, trans
+from structcheck.model.robot import Joint, Link, PointMass, Robot, rpy_matrix, trans
 
 
 def planar_two_link(l1, l2, m1, m2, lc1, lc2, I1, I2):
@@ -192,8 +192,8 @@ def test_limits_name_joint_and_time():
 
 def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None):
     """(T_world_link, omega, alpha, v_origin, a_origin, joint wrenches, world joint wrenches, tau)."""
-    from structcheck.dynamics import link_inertials
-    from structcheck.kinematics import _rates
+    from structcheck.rigid.dynamics import link_inertials
+    from structcheck.rigid.kinematics import _rates
 
     def rot(axis, a):
         x, y, z = axis
@@ -300,7 +300,7 @@ def test_matches_reference_implementation(rng, monkeypatch, shuffle):
     """Every output of inverse_dynamics equals the first (link-axes, einsum) implementation to round-off, on a
     branched robot with revolute, continuous, prismatic, fixed and mimic joints, massless links, point forces
     (also on the base and on a fixed child), payloads, and blocks of uneven length."""
-    import structcheck.kinematics as kinematics
+    import structcheck.rigid.kinematics as kinematics
 
     monkeypatch.setattr(kinematics, "BLOCK", 37)  # 200 samples in 6 blocks
     robot = branched_robot(rng, shuffle)
@@ -322,7 +322,7 @@ def test_matches_reference_implementation(rng, monkeypatch, shuffle):
 
 
 def test_kinematics_at_rest_and_without_accelerations_match_reference(rng):
-    from structcheck.kinematics import forward_kinematics, link_kinematics
+    from structcheck.rigid.kinematics import forward_kinematics, link_kinematics
 
     robot = branched_robot(rng)
     q, qd = rng.uniform(-2, 2, (30, robot.n_dof)), rng.uniform(-2, 2, (30, robot.n_dof))
@@ -339,7 +339,7 @@ def test_kinematics_at_rest_and_without_accelerations_match_reference(rng):
 
 def test_paper004_robot_matches_reference_over_several_blocks(rng, monkeypatch):
     """The benchmark's robot (paper 004's modified D-H table, every axis +z) over several blocks of samples."""
-    import structcheck.kinematics as kinematics
+    import structcheck.rigid.kinematics as kinematics
 
     monkeypatch.setattr(kinematics, "BLOCK", 1000)
     rows = [(0, 0, 0.250), (math.pi / 2, 0, 0), (0, 0.385, 0), (0, 0.392, 0), (-math.pi / 2, 0, 0), (0, 0, 0.188)]

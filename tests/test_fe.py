@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.fe import Part
+from structcheck.fe.part import Part
 from structcheck.geometry import PartBuilder, on_plane
 from structcheck.verify import beam_part, timoshenko_tip_deflection
 
@@ -44,7 +44,7 @@ def test_pressure_pushes_into_the_surface(ell):
 def test_body_load_resultants_equal_rigid_body_inertia(ell, rng):
     """int rho (g - a_O - al x x - w x (w x x)) dV = m (g - a_c) and its moment about the origin is
     m c x (g - a_O) - I_O al - w x I_O w, with the exact mass properties of the same mesh."""
-    from structcheck.fe import body_coefficients
+    from structcheck.fe.part import body_coefficients
 
     mp = ell.mass_properties()
     m, c, I_O = mp.mass, mp.com, mp.inertia_origin
@@ -62,7 +62,7 @@ def test_clamp_reactions_balance_all_applied_loads(ell):
     g, w, al, a0 = np.array([0, 0, -9.81]), np.array([0.0, 0.0, 3.0]), np.array([1.0, -2.0, 4.0]), np.array([0.5, 0, 0])
     sol = ell.solve_static(["base"], wrenches={"flange": (F, M, p)}, pressures={"top": 1e4}, gravity=g,
                            angular_velocity=w, angular_acceleration=al, acceleration=a0)
-    from structcheck.fe import body_coefficients
+    from structcheck.fe.part import body_coefficients
 
     applied = (ell.resultant(ell.wrench_basis("flange", p) @ np.r_[F, M]) + ell.resultant(ell.pressure_load("top", 1e4))
                + ell.resultant(ell.body_load_basis() @ body_coefficients(g, a0, w, al)[0]))

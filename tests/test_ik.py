@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.ik import (PAPER004_BRANCHES, UnreachableError, _point_jacobian, _rotvec, mg400_fk, mg400_ik,
+from structcheck.rigid.ik import (PAPER004_BRANCHES, UnreachableError, _point_jacobian, _rotvec, mg400_fk, mg400_ik,
                             paper004_ik, solve_ik, wrap_to_limits)
-from structcheck.kinematics import forward_kinematics, jacobian, point_world
-from structcheck.robot import Robot, rot_x, rot_z, trans
+from structcheck.rigid.kinematics import forward_kinematics, jacobian, point_world
+from structcheck.model.robot import Robot, rot_x, rot_z, trans
 
 DATA = Path(__file__).parent / "data"
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError, MeshError
-from structcheck.fe import Part
+from structcheck.fe.part import Part
 from structcheck.geometry import PartBuilder, import_step, on_plane
-from structcheck.mesh import (box_selector, check_mesh, cylinder_selector, mass_properties, plane_selector,
+from structcheck.fe.mesh import (box_selector, check_mesh, cylinder_selector, mass_properties, plane_selector,
                               read_mesh)
 
 # a block 0.1 x 0.06 x 0.04 m with a through bore of radius R along z at (0.05, 0.03)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.motion import (BSpline, MinimumJerk, ModifiedTrapezoidal, MotionLaw, Quintic, Tabulated,
+from structcheck.motion.laws import (BSpline, MinimumJerk, ModifiedTrapezoidal, MotionLaw, Quintic, Tabulated,
                                 Trapezoidal, time_grid)
 
 # paper 004, section 3.1, verbatim

@@ -12,7 +12,7 @@ def beam_part(length, material, n_len):
     """A square-section beam along x from 0 to ``length`` with end faces 'prox' and 'dist' (and 'tip' patch)."""
     from skfem import MeshTet
 
-    from structcheck.fe import Part
+    from structcheck.fe.part import Part
 
     mesh = MeshTet.init_tensor(np.linspace(0, length, n_len + 1), np.linspace(-H / 2, H / 2, 4),
                                np.linspace(-H / 2, H / 2, 4))
@@ -25,7 +25,7 @@ def beam_part(length, material, n_len):
 
 def two_beam_robot(m1=0.0, m2=0.0):
     """ground --joint1 (about y)--> link1 (beam along x) --joint2 (about y, at x=L1)--> link2; tool at link2 x=L2."""
-    from structcheck.robot import Joint, Link, Robot
+    from structcheck.model.robot import Joint, Link, Robot
 
     def T(p):
         M = np.eye(4)
@@ -151,7 +151,7 @@ def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
 def test_non_structural_mass_loads_its_pad(arm_parts):
     """A 2 kg motor on link1's top pad: the FE loads still balance the joint wrench (which now carries the
     motor), and the static deflection grows by the hand-calculated amount of a point load at mid-span."""
-    from structcheck.robot import PointMass
+    from structcheck.model.robot import PointMass
 
     parts = tool_patch_parts(arm_parts)
     robot = two_beam_robot()
@@ -246,7 +246,7 @@ def test_mesh_in_mm_or_off_its_frame_is_rejected(arm_parts, change, message):
     """A link mesh in mm read as m (1000x its joints' span), or exported in other coordinates (its joint face off
     the joint axis), is a one-line InputError naming the link, not silently wrong stresses."""
     from structcheck.errors import InputError
-    from structcheck.fe import Part
+    from structcheck.fe.part import Part
 
     p1 = arm_parts["link1"]
     # 30 m across: under the mesh reader's absolute 50 m limit, but 75x the joints' span

@@ -4,8 +4,8 @@ out-of-plane load split is statically indeterminate and the run says so."""
 import numpy as np
 import pytest
 
-from structcheck.closedchain import ClosedChain, CutJoint
-from structcheck.robot import Joint, Link, Robot
+from structcheck.rigid.closedchain import ClosedChain, CutJoint
+from structcheck.model.robot import Joint, Link, Robot
 from structcheck.study import PointForce, Study, run
 
 L, D, S = 0.30, 0.20, 0.02  # crank/rocker length, pivot spacing (coupler length), square section [m]
@@ -22,7 +22,7 @@ def beam(axis, length, n, ends, patch=None):
     the far end; ``patch`` = (name, z_center) names facets on the x = -S/2 side around z_center."""
     from skfem import MeshTet
 
-    from structcheck.fe import Part
+    from structcheck.fe.part import Part
 
     along = np.linspace(0.0, length, n + 1) if length > 0 else np.linspace(length, 0.0, n + 1)
     across = np.linspace(-S / 2, S / 2, 4)

@@ -91,7 +91,7 @@ def test_summary_and_csv_exact(tmp_path):
 
 
 def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
-    import structcheck.results as results
+    import structcheck.results.files as results
 
     def boom(*a, **k):
         raise RuntimeError("disk full")
@@ -105,7 +105,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
 def test_existing_results_replaced_only_on_success(tmp_path, monkeypatch):
     out = write_results(tiny_run(), tmp_path / "res", vtk=False, plots=False)
     before = (out / "summary.json").read_text()
-    import structcheck.results as results
+    import structcheck.results.files as results
 
     monkeypatch.setattr(results, "write_joint_csv", lambda *a: (_ for _ in ()).throw(RuntimeError("x")))
     with pytest.raises(RuntimeError):

@@ -4,9 +4,9 @@ import math
 import numpy as np
 import pytest
 
-from structcheck.dynamics import inverse_dynamics
+from structcheck.rigid.dynamics import inverse_dynamics
 from structcheck.errors import InputError
-from structcheck.robot import Joint, Link, Robot, rot_x, rot_z, trans
+from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
 
 # paper 004, Table 1 (modified D-H: alpha_{i-1}, a_{i-1}, d_i), d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm
 D1, A2, A3, D6 = 0.250, 0.385, 0.392, 0.188

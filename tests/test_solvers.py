@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from structcheck.solvers import available_backends, factorize
+from structcheck.fe.solvers import available_backends, factorize
 
 
 @pytest.mark.parametrize("backend", available_backends())

@@ -16,7 +16,7 @@ def _beam(n_len=8, distort=0.0, seed=0):
     moved randomly by up to ``distort`` times the spacing so that no element is axis-aligned."""
     from skfem import MeshTet
 
-    from structcheck.fe import Part
+    from structcheck.fe.part import Part
 
     mesh = MeshTet.init_tensor(np.linspace(0, L, n_len + 1), np.linspace(-B / 2, B / 2, 4),
                                np.linspace(-H / 2, H / 2, 4))
@@ -44,7 +44,7 @@ def short_beam():
 
 @pytest.fixture(scope="module")
 def beam_basis(beam):
-    from structcheck.analysis import build_basis
+    from structcheck.fe.response import build_basis
 
     F = np.hstack([beam.body_load_basis()[:, [2, 5]], beam.wrench_basis("tip", [L, 0, 0])])  # 8 unit loads
     return build_basis(beam, F, ["root"], n_modes=6)
@@ -62,7 +62,7 @@ def _ramp_response(t, w, z):
 def test_modal_response_ramp_and_hold_matches_closed_form():
     """A load ramping to 1 over T then held, sampled with three different steps (the breakpoint on a sample):
     the piecewise-linear integration is exact, so it equals the superposed closed-form ramp responses."""
-    from structcheck.transient import modal_response
+    from structcheck.fe.transient import modal_response
 
     w, z, T = np.array([40.0, 250.0, 900.0]), np.array([0.0, 0.02, 0.3]), 0.05
     t = np.unique(np.r_[np.linspace(0, T, 26), np.linspace(T, 0.2, 31), np.linspace(0.2, 0.5, 7)])
@@ -75,7 +75,7 @@ def test_modal_response_ramp_and_hold_matches_closed_form():
 def test_from_equilibrium_keeps_a_constant_load_static(beam_basis):
     """Under loads constant in time, a link started in its static equilibrium stays there (zero correction);
     started from rest it oscillates about it with up to twice the static deflection (undamped step)."""
-    from structcheck.analysis import modal_coefficients
+    from structcheck.fe.response import modal_coefficients
 
     t = np.linspace(0, 0.05, 501)
     coeff = np.tile(np.r_[9.81, 0, 0, 0, 0, -50.0, 0, 0], (len(t), 1))  # gravity and a tip force
@@ -108,7 +108,7 @@ def test_assembly_equals_scikit_fem_quadrature(beam):
 
 
 def test_submatrix_equals_fancy_indexing(beam):
-    from structcheck.analysis import _submatrix
+    from structcheck.fe.response import _submatrix
 
     free = beam.free_dofs(["root"])
     A = _submatrix(beam.stiffness, free)
@@ -118,7 +118,7 @@ def test_submatrix_equals_fancy_indexing(beam):
 # ---------------------------------------------------------------------------------------- stresses
 def test_element_node_stress_of_a_quadratic_field_is_exact(beam):
     """u quadratic in x is exactly representable by P2: the stress at every element node is the closed form."""
-    from structcheck.fe import _lame
+    from structcheck.fe.part import _lame
 
     rng = np.random.default_rng(1)
     A, Bq = rng.standard_normal((3, 3)) * 1e-4, rng.standard_normal((3, 3, 3)) * 1e-3  # u = A x + x^T B x
@@ -138,16 +138,16 @@ def test_element_node_stress_of_a_quadratic_field_is_exact(beam):
 
 
 def test_von_mises_as_a_norm(rng):
-    from structcheck.analysis import _VM
-    from structcheck.stress import von_mises
+    from structcheck.fe.response import _VM
+    from structcheck.fe.stress import von_mises
 
     s = rng.standard_normal((500, 6)) * 1e8
     np.testing.assert_allclose(np.linalg.norm(s @ _VM.T, axis=1), von_mises(s), rtol=1e-13)
 
 
 def test_max_principal_closed_form_matches_eigvalsh(rng):
-    from structcheck.analysis import _max_principal
-    from structcheck.stress import principal_stresses
+    from structcheck.fe.response import _max_principal
+    from structcheck.fe.stress import principal_stresses
 
     s = rng.standard_normal((2000, 6)) * 1e8
     special = np.array([[1, 1, 1, 0, 0, 0], [2, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0],
@@ -160,8 +160,8 @@ def test_max_principal_closed_form_matches_eigvalsh(rng):
 
 # ---------------------------------------------------------------------------------------- modes
 def test_modes_match_dense_generalized_eigensolver(short_beam):
-    from structcheck.analysis import _submatrix
-    from structcheck.transient import modes
+    from structcheck.fe.response import _submatrix
+    from structcheck.fe.transient import modes
 
     beam = short_beam
     free = beam.free_dofs(["root"])
@@ -181,7 +181,7 @@ def test_modes_match_dense_generalized_eigensolver(short_beam):
 # ---------------------------------------------------------------------------------------- peaks and envelopes
 def _brute_force(part, basis, C):
     """Every element node at every time, straight from element_node_stress (the reference)."""
-    from structcheck.stress import principal_stresses, von_mises
+    from structcheck.fe.stress import principal_stresses, von_mises
 
     X = np.hstack([basis.U, basis.phi])
     s = part.element_node_stress(X @ C.T)  # (n_t, n_elem, 10, 6)
@@ -199,7 +199,7 @@ def _brute_force(part, basis, C):
 
 @pytest.mark.parametrize("chunk_bytes", [1.6e7, 2e4])  # all times at once / chunks of time and small blocks
 def test_respond_equals_brute_force(beam, beam_basis, rng, chunk_bytes):
-    from structcheck.analysis import respond
+    from structcheck.fe.response import respond
 
     n_t, k, m = 40, beam_basis.U.shape[1], beam_basis.phi.shape[1]
     coeff = rng.standard_normal((n_t, k)) * np.r_[1.0, 1.0, 1e3, 1e3, 1e3, 1e2, 1e2, 1e2]
@@ -222,7 +222,7 @@ def test_respond_equals_brute_force(beam, beam_basis, rng, chunk_bytes):
 
 
 def test_frame_fields_equal_brute_force(beam, beam_basis, rng):
-    from structcheck.analysis import frame_fields
+    from structcheck.fe.response import frame_fields
 
     k, m = beam_basis.U.shape[1], beam_basis.phi.shape[1]
     coeff, modal = rng.standard_normal((5, k)) * 1e2, rng.standard_normal((5, m)) * 1e-3
@@ -244,8 +244,8 @@ def test_mode_acceleration_matches_direct_newmark(beam, beam_basis):
     """Tip load stepped on over 2 ms (a few periods of the first mode) and held: 6 modes + the mode-acceleration
     static correction against average-acceleration Newmark on the full system with a step of 1/200 of the
     first period (its period error, ~(w dt)^2/12, is below 1e-4)."""
-    from structcheck.analysis import _submatrix, modal_coefficients
-    from structcheck.transient import newmark
+    from structcheck.fe.response import _submatrix, modal_coefficients
+    from structcheck.fe.transient import newmark
 
     free = beam.free_dofs(["root"])
     K, M = _submatrix(beam.stiffness, free), _submatrix(beam.mass_matrix, free)

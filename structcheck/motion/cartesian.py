@@ -32,9 +32,9 @@ import math
 
 import numpy as np
 
-from .errors import InputError
-from .ik import _Task, _free_mask, _perp_basis, _resolve_point, solve_ik
-from .motion import as_law
+from ..errors import InputError
+from ..rigid.ik import _Task, _free_mask, _perp_basis, _resolve_point, solve_ik
+from .laws import as_law
 
 HOLD_MODES = (None, "axis", "pose")
 
@@ -95,7 +95,7 @@ class CartesianLine:
         self.ramps = tuple(getattr(self.profile, "ramps", ()))
 
         # the held orientation, from the seed unless given
-        from .kinematics import forward_kinematics
+        from ..rigid.kinematics import forward_kinematics
 
         R_seed = forward_kinematics(robot, self.seed)[0, self.li, :3, :3]
         ta = np.asarray(tool_axis, float).reshape(-1)
@@ -164,7 +164,7 @@ class CartesianLine:
 
     def _task_jacobian(self, q):
         """Task Jacobian over the free joints (n, rows, n_free)."""
-        from .kinematics import jacobian
+        from ..rigid.kinematics import jacobian
 
         J = jacobian(self.robot, q, (self.link, self.xyz))
         if self.hold == "axis":
@@ -288,7 +288,7 @@ class CartesianLine:
 
     def _bias(self, q, qd):
         """Jd qd (n, rows): the task acceleration at qdd = 0, from the link kinematics."""
-        from .kinematics import link_kinematics
+        from ..rigid.kinematics import link_kinematics
 
         kin = link_kinematics(self.robot, q, qd, None)
         R = kin.T_world_link[:, self.li, :3, :3]

@@ -41,9 +41,9 @@ from typing import Sequence
 import numpy as np
 
 from .dynamics import Dynamics, Inertials, energy_rate, external_power, inverse_dynamics
-from .errors import InputError
+from ..errors import InputError
 from .kinematics import LinkKinematics, joint_transforms, link_kinematics
-from .robot import Robot
+from ..model.robot import Robot
 
 CUT_TYPES = ("revolute", "prismatic", "spherical")
 

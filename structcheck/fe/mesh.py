@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError, MeshError
+from ..errors import InputError, MeshError
 
 ACCEPTED = ("tetra", "tetra10")
 

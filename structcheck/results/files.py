@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 MPA = 1e-6
 VTK_QUADRATIC_TETRA = 24

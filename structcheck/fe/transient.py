@@ -14,7 +14,7 @@ import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 from scipy.signal import lfilter
 
-from .errors import InputError
+from ..errors import InputError
 from .solvers import factorize
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import InputError, MeshError
-from .materials import Material, get_material
+from ..errors import InputError, MeshError
+from ..model.materials import Material, get_material
 from .mesh import MassProperties, TetMesh, check_mesh, mass_properties, read_mesh
 from .stress import von_mises
 

@@ -58,7 +58,7 @@ def link_loads(robot, dyn, link: str, part, gravity, point_forces: dict | None =
     ``cuts`` the cut joints of a closed chain (``robot`` is then its spanning tree and ``dyn`` the
     ClosedChainDynamics, whose joint wrenches end with the cut joints').
     """
-    from .fe import body_coefficients
+    from .fe.part import body_coefficients
 
     kin = dyn.kinematics
     i = robot.link_names.index(link)
@@ -156,7 +156,7 @@ def ground_wrench(robot, dyn, base: str, gravity, point_forces: dict | None = No
     Computed without the joint reaction wrenches, so the base's FE loads (built from them) balancing it checks
     the propagation of the reactions through the whole chain. Holds for closed chains too (the loop forces are
     internal)."""
-    from .dynamics import free_body_wrenches
+    from .rigid.dynamics import free_body_wrenches
 
     F, N = free_body_wrenches(robot, dyn, gravity, point_forces)  # link axes, about each link's origin
     T = dyn.kinematics.T_world_link

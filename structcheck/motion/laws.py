@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 # ------------------------------------------------------------------------------------------ expression AST
 # A node evaluates to a triple (f, f', f'') of arrays over t, so derivatives are exact (chain rule on the tree).

@@ -382,7 +382,7 @@ def point_world(robot, T_world_link: np.ndarray, point) -> np.ndarray:
 def jacobian(robot, q, point) -> np.ndarray:
     """Geometric Jacobian (n_t, 6, n_dof) of a point: rows [v; w] in world axes, d(point)/dq and rotation rate."""
     if isinstance(point, str) and point not in robot.points:
-        from .errors import InputError
+        from ..errors import InputError
 
         raise InputError(f"unknown point {point!r}; the robot's points are {sorted(robot.points)}")
     link, xyz = robot.points[point] if isinstance(point, str) else point

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 from .solvers import factorize
 
 
@@ -241,7 +241,7 @@ def _element_node_operator(S: np.ndarray, a: int, n_blocks: int, ne: int, von_mi
     """Stress operators (n_blocks, n_b, c, 10, ne) at the 10 element nodes of ``n_blocks`` consecutive blocks of
     ``ne`` elements from element a, from the vertex basis S (n_b, 6, 4, n_elem): its 6 components, or the
     5 von Mises coordinates _VM @ s. Each block's operator is contiguous, for one matrix product."""
-    from .fe import _p2_edges
+    from .part import _p2_edges
 
     n_b, b = S.shape[0], a + n_blocks * ne
     out = np.empty((n_b, 5 if von_mises else 6, 10, b - a))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 from .kinematics import (LinkKinematics, _rates, cross, cross_const, kinematics_blocks, new_kinematics, plan, rotate,
                          turn_z)
 

@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed")
 
@@ -258,19 +258,19 @@ class Robot:
     # ------------------------------------------------------------------ algorithms (free functions)
     def forward_kinematics(self, q) -> np.ndarray:
         """T_world_link (n_t, n_links, 4, 4); see structcheck.kinematics."""
-        from .kinematics import forward_kinematics
+        from ..rigid.kinematics import forward_kinematics
 
         return forward_kinematics(self, q)
 
     def kinematics(self, q, qd=None, qdd=None):
         """LinkKinematics (placements, omega, alpha, origin velocity/acceleration in link axes)."""
-        from .kinematics import link_kinematics
+        from ..rigid.kinematics import link_kinematics
 
         return link_kinematics(self, q, qd, qdd)
 
     def jacobian(self, q, point) -> np.ndarray:
         """Geometric Jacobian (n_t, 6, n_dof) of a named point (or (link, xyz)), world axes [v; w]."""
-        from .kinematics import jacobian
+        from ..rigid.kinematics import jacobian
 
         return jacobian(self, q, point)
 
@@ -288,7 +288,7 @@ class Robot:
         axes (``joint_wrenches_world``: world axes); ``undetermined`` (n_joints, 6) bool and ``warnings`` for
         wrench components the model cannot give (mimic joints: the unmodelled loop); ``kinematics`` and
         ``inertials``. See structcheck.dynamics.inverse_dynamics."""
-        from .dynamics import inverse_dynamics
+        from ..rigid.dynamics import inverse_dynamics
 
         return inverse_dynamics(self, q, qd, qdd, gravity, point_forces, payloads)
 
