@@ -193,14 +193,13 @@ def test_limits_name_joint_and_time():
 def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None):
     """(T_world_link, omega, alpha, v_origin, a_origin, joint wrenches, world joint wrenches, tau)."""
     from structcheck.rigid.dynamics import link_inertials
-    from structcheck.rigid.kinematics import _rates
 
     def rot(axis, a):
         x, y, z = axis
         K = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0.0]])
         return np.eye(3) + np.sin(a)[:, None, None] * K + (1 - np.cos(a))[:, None, None] * (K @ K)
 
-    qj, qdj, qddj = robot.joint_values(q), _rates(robot, qd), _rates(robot, qdd)
+    qj, qdj, qddj = robot.joint_values(q), robot.joint_rates(qd), robot.joint_rates(qdd)
     n_t, nl, nj = qj.shape[0], len(robot.links), len(robot.joints)
     idx = {n: k for k, n in enumerate(robot.link_names)}
     jidx = {j.name: k for k, j in enumerate(robot.joints)}

@@ -213,16 +213,34 @@ class Robot:
     # ------------------------------------------------------------------ joint values
     def joint_values(self, q: np.ndarray) -> np.ndarray:
         """All joints' values (n_t, n_joints) from dof values (n_t, n_dof): mimics applied, fixed = 0."""
-        q = self._check_q(q)
-        out = np.zeros((q.shape[0], len(self.joints)))
+        return self._expand(self._check_q(q), offsets=True)
+
+    def joint_rates(self, qd: np.ndarray) -> np.ndarray:
+        """All joints' rates (n_t, n_joints) from dof rates (n_t, n_dof) (velocities or accelerations): mimic
+        multipliers applied (their offsets do not move), fixed = 0."""
+        qd = np.asarray(qd, float)
+        return self._expand(qd[None, :] if qd.ndim == 1 else qd, offsets=False)
+
+    def _expand(self, x: np.ndarray, offsets: bool) -> np.ndarray:
+        out = np.zeros((x.shape[0], len(self.joints)))
         col = {n: k for k, n in enumerate(self.dof_names)}
         for i, j in enumerate(self.joints):
             if j.name in col:
-                out[:, i] = q[:, col[j.name]]
+                out[:, i] = x[:, col[j.name]]
             elif j.mimic is not None:
                 src, m, off = j.mimic
-                out[:, i] = m * q[:, col[src]] + off
+                out[:, i] = m * x[:, col[src]] + (off if offsets else 0.0)
         return out
+
+    def path_to_base(self, link: str) -> list[Joint]:
+        """The joints from ``link`` down to the base, nearest first (empty for the base)."""
+        parent_joint = {j.child: j for j in self.joints}
+        self.link(link)  # unknown names raise InputError
+        path = []
+        while link in parent_joint:
+            path.append(parent_joint[link])
+            link = path[-1].parent
+        return path
 
     def _check_q(self, q, what="q"):
         q = np.asarray(q, float)

@@ -156,15 +156,13 @@ class ClosedChain:
     freedom); ``actuated``: the coordinates that carry the actuators (default: the independent ones; a hydraulic
     cylinder is a prismatic coordinate); the others are passive (no torque along their axes)."""
 
-    def __init__(self, tree: Robot, cuts: Sequence[CutJoint], independent: Sequence[str],
+    def __init__(self, tree: Robot, cuts: Sequence[CutJoint] = (), independent: Sequence[str] | None = None,
                  actuated: Sequence[str] | None = None, name: str | None = None):
         if not isinstance(tree, Robot):
             raise InputError(f"the spanning tree must be a structcheck Robot, got {type(tree).__name__}")
         self.tree = tree
         self.name = name or tree.name
-        cuts = list(cuts)
-        if not cuts:
-            raise InputError(f"closed chain {self.name!r} has no cut joints: use the Robot itself")
+        cuts = list(cuts)  # none: an open tree, whose dynamics are the tree's own
         seen = set(tree.joint_names)
         checked = []
         for cj in cuts:
@@ -192,7 +190,7 @@ class ClosedChain:
         self.cut_names = tuple(c.name for c in self.cuts)
         self.joint_names = tree.joint_names + self.cut_names
         self.coordinate_names = tree.dof_names
-        self.independent = self._names(independent, "independent")
+        self.independent = self._names(tree.dof_names if independent is None else independent, "independent")
         if not self.independent:
             raise InputError(f"closed chain {self.name!r}: give at least one independent coordinate out of "
                              f"{list(self.coordinate_names)}")
@@ -288,6 +286,10 @@ class ClosedChain:
         self._Dr = np.array(Dr)
         self._Dc = np.array([self.size if tree.joint(n).type == "prismatic" else 1.0
                              for n in self.coordinate_names])
+
+    def with_tree(self, tree: Robot) -> "ClosedChain":
+        """The same loops on another spanning tree with the same joints (e.g. with link inertials from meshes)."""
+        return ClosedChain(tree, self.cuts, self.independent, self.actuated, self.name)
 
     def __repr__(self):
         return (f"ClosedChain({self.name!r}, cuts={list(self.cut_names)}, independent={list(self.independent)}, "

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .kinematics import (LinkKinematics, _rates, cross, cross_const, kinematics_blocks, new_kinematics, plan, rotate,
+from .kinematics import (LinkKinematics, cross, cross_const, kinematics_blocks, new_kinematics, plan, rotate,
                          turn_z)
 
 
@@ -174,8 +174,8 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     ...). Mimic joints: tau by virtual work, loop joints flagged (see :func:`mimic_loops`)."""
     qj = robot.joint_values(q)
     n_t = qj.shape[0]
-    qdj = _rates(robot, robot._check_q(qd, "qd"))
-    qddj = _rates(robot, robot._check_q(qdd, "qdd"))
+    qdj = robot.joint_rates(robot._check_q(qd, "qd"))
+    qddj = robot.joint_rates(robot._check_q(qdd, "qdd"))
     if qdj.shape[0] != n_t or qddj.shape[0] != n_t:
         raise ValueError("q, qd and qdd must have the same number of samples")
     inert = link_inertials(robot, payloads)

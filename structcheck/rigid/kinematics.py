@@ -65,21 +65,6 @@ def joint_transforms(robot, qj: np.ndarray):
     return out
 
 
-def _rates(robot, qd):
-    """Joint rates of every joint (mimics applied, fixed = 0) from dof rates."""
-    qd = np.asarray(qd, float)
-    if qd.ndim == 1:
-        qd = qd[None, :]
-    out = np.zeros((qd.shape[0], len(robot.joints)))
-    col = {n: k for k, n in enumerate(robot.dof_names)}
-    for i, j in enumerate(robot.joints):
-        if j.name in col:
-            out[:, i] = qd[:, col[j.name]]
-        elif j.mimic is not None:
-            out[:, i] = j.mimic[1] * qd[:, col[j.mimic[0]]]
-    return out
-
-
 def forward_kinematics(robot, q) -> np.ndarray:
     """T_world_link (n_t, n_links, 4, 4) for dof values q (n_t, n_dof) or (n_dof,)."""
     return link_kinematics(robot, q, None, None).T_world_link
@@ -89,8 +74,8 @@ def link_kinematics(robot, q, qd=None, qdd=None) -> LinkKinematics:
     """Placements, angular velocity/acceleration and origin velocity/acceleration of every link (link axes)."""
     qj = robot.joint_values(q)
     n_t = qj.shape[0]
-    qdj = np.zeros_like(qj) if qd is None else _rates(robot, robot._check_q(qd, "qd"))
-    qddj = np.zeros_like(qj) if qdd is None else _rates(robot, robot._check_q(qdd, "qdd"))
+    qdj = np.zeros_like(qj) if qd is None else robot.joint_rates(robot._check_q(qd, "qd"))
+    qddj = np.zeros_like(qj) if qdd is None else robot.joint_rates(robot._check_q(qdd, "qdd"))
     if qdj.shape[0] != n_t or qddj.shape[0] != n_t:
         raise ValueError("q, qd and qdd must have the same number of samples")
     moving = qd is not None or qdd is not None  # at rest every velocity and acceleration is exactly zero

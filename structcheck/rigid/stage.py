@@ -35,12 +35,20 @@ def is_closed_chain(robot) -> bool:
     return isinstance(robot, ClosedChain)
 
 
+def as_chain(robot) -> Any:
+    """``robot`` as a :class:`~structcheck.rigid.closedchain.ClosedChain`: itself if it is one, else an open tree
+    with no cut joints whose driven coordinates are all its movable joints."""
+    from .closedchain import ClosedChain
+
+    return robot if isinstance(robot, ClosedChain) else ClosedChain(robot)
+
+
 def rigid_body(model, tree, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, payloads) -> RigidBody:
     """Inverse dynamics of an open robot or a closed chain (``model``) whose links carry ``tree``'s inertials.
 
     ``q_drv``... (n_t, n_driven): absolute values of the driven coordinates (all the robot's movable joints, or
     a closed chain's independent ones); joint limits are checked on every coordinate."""
-    if not is_closed_chain(model):
+    if not is_closed_chain(model) or not model.cuts:
         from .dynamics import link_equilibrium, power_balance
 
         tree.check_limits(q_drv, t)
