@@ -1,10 +1,15 @@
 """Motion: laws of each driven joint over time (ADAMS expressions, polynomial and trapezoid profiles, splines,
-tables, Cartesian lines through inverse kinematics) and the analysis time grid."""
-from .laws import (BSpline, Constant, MinimumJerk, ModifiedTrapezoidal, MotionLaw, Quintic, Tabulated, TimeGrid,
-                   Trapezoidal, as_law, time_grid)
+tables, Cartesian lines through inverse kinematics) and the analysis time grid.
 
-__all__ = ["BSpline", "CartesianLine", "Constant", "MinimumJerk", "ModifiedTrapezoidal", "MotionLaw", "Quintic",
-           "Tabulated", "TimeGrid", "Trapezoidal", "as_law", "time_grid"]
+Every law satisfies the :class:`Law` protocol; :func:`as_law` turns a user's input into one."""
+from .expression import MotionLaw
+from .grid import TimeGrid, time_grid
+from .laws import Constant, Law, as_law
+from .profiles import MinimumJerk, ModifiedTrapezoidal, Quintic, Trapezoidal
+from .tables import BSpline, Tabulated
+
+__all__ = ["BSpline", "CartesianLine", "Constant", "Law", "MinimumJerk", "ModifiedTrapezoidal", "MotionLaw",
+           "Quintic", "Tabulated", "TimeGrid", "Trapezoidal", "as_law", "time_grid"]
 
 
 def __getattr__(name):
