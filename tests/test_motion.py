@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.motion.laws import (BSpline, MinimumJerk, ModifiedTrapezoidal, MotionLaw, Quintic, Tabulated,
-                                Trapezoidal, time_grid)
+from structcheck.motion import (BSpline, MinimumJerk, ModifiedTrapezoidal, MotionLaw, Quintic, Tabulated, Trapezoidal,
+                                time_grid)
 
 # paper 004, section 3.1, verbatim
 J1 = "STEP(time,3,0,5,90d) + STEP(time,8,0,10,-90d)"

@@ -87,10 +87,11 @@ def as_law(x) -> Law:
     if isinstance(x, (int, float, np.floating, np.integer)):
         return Constant(float(x))
     missing = [m for m in _METHODS if not callable(getattr(x, m, None))]
-    if missing:
-        raise InputError(f"{x!r} ({type(x).__name__}) is not a motion law: it has no {', '.join(missing)} "
-                         f"method; give an ADAMS expression string (e.g. 'STEP(time,0,0,1,90d)'), a number (a "
-                         f"constant) or a law object with value(t), velocity(t) and acceleration(t, side=1)")
+    if missing or isinstance(x, type):
+        what = f"it has no {', '.join(missing)} method" if missing else "it is a class, not a law object"
+        raise InputError(f"{x!r} ({type(x).__name__}) is not a motion law: {what}; give an ADAMS expression "
+                         f"string (e.g. 'STEP(time,0,0,1,90d)'), a number (a constant) or a law object with "
+                         f"value(t), velocity(t) and acceleration(t, side=1)")
     if isinstance(x, Law) and _takes_side(x.acceleration):
         return x
     return _AdaptedLaw(x)
