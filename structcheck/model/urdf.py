@@ -69,7 +69,7 @@ def _read_joint(el, path) -> Joint:
     if jtype not in JOINT_TYPES:
         raise InputError(f"{path}: joint {name!r} has unsupported type {jtype!r}; structcheck handles {JOINT_TYPES}")
     parent, child = el.find("parent"), el.find("child")
-    if parent is None or child is None:
+    if parent is None or child is None or not parent.get("link") or not child.get("link"):
         raise InputError(f"{path}: joint {name!r} needs <parent link=...> and <child link=...>")
     T = _origin(el.find("origin"), path, f"joint {name!r}")
     ax = el.find("axis") if jtype != "fixed" else None
@@ -88,6 +88,8 @@ def _read_joint(el, path) -> Joint:
     mimic = None
     mel = el.find("mimic")
     if mel is not None:
+        if not mel.get("joint"):
+            raise InputError(f"{path}: joint {name!r} <mimic> needs a joint= attribute naming the joint it follows")
         mimic = (mel.get("joint"), _num(mel.get("multiplier", "1"), path, f"joint {name!r} mimic multiplier"),
                  _num(mel.get("offset", "0"), path, f"joint {name!r} mimic offset"))
     return Joint(name, jtype, parent.get("link"), child.get("link"), T, axis, lower, upper, 0.0, mimic)
