@@ -141,9 +141,10 @@ def test_panda_matches_frankas_published_modified_dh(rng):
 
 
 def test_irb2400_tool0_at_zero_matches_the_published_opw_parameters():
-    """ABB IRB 2400 in the OPW parametrisation (Brandstoetter et al. 2014; ROS-Industrial's opw_kinematics):
-    a1 = 0.100, a2 = -0.135, b = 0, c1 = 0.615, c2 = 0.705, c3 = 0.755, c4 = 0.085 m. At q = 0 the arm stands
-    upright with the wrist pointing along x: tool0 at (a1 + c3 + c4, b, c1 + c2 - a2), axes as the base's."""
+    """ABB IRB 2400 in the OPW parametrisation (Brandstoetter et al. 2014), as ROS-Industrial's opw_kinematics
+    publishes it (opw_parameters_examples.h, makeIrb2400_10): a1 = 0.100, a2 = -0.135, b = 0, c1 = 0.615,
+    c2 = 0.705, c3 = 0.755, c4 = 0.085 m. At the URDF's q = 0 the arm stands upright with the wrist along x:
+    tool0 at (a1 + c3 + c4, b, c1 + c2 - a2), axes as the base's."""
     a1, a2, b, c1, c2, c3, c4 = 0.100, -0.135, 0.0, 0.615, 0.705, 0.755, 0.085
     irb = read_urdf(DATA / "irb2400.urdf")
     T = irb.forward_kinematics(np.zeros(6))[0, irb.link_names.index("tool0")]

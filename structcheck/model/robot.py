@@ -1,4 +1,5 @@
-"""Robot model: links, joints, named points; built from D-H tables (standard or modified) or URDF.
+"""Robot model: links, joints, named points; built from D-H tables (standard or modified, model/dh.py) or URDF
+(model/urdf.py).
 
 Conventions (SI): ``q`` is the absolute joint coordinate [rad or m]. A joint places its child link:
 ``T_parent_child(q) = origin @ M(q)`` with ``M`` a rotation by q about ``axis`` (revolute, continuous) or a
