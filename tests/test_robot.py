@@ -1,4 +1,5 @@
-"""Robot models: paper 004's modified D-H forward pose, standard D-H, URDF reading and model errors."""
+"""Robot models: paper 004's modified D-H forward pose, standard and modified D-H tables, model errors
+(URDF reading: tests/test_urdf.py)."""
 import math
 
 import numpy as np
@@ -6,6 +7,7 @@ import pytest
 
 from structcheck.rigid.dynamics import inverse_dynamics
 from structcheck.errors import InputError
+from structcheck.model.dh import build_dh_robot
 from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
 
 # paper 004, Table 1 (modified D-H: alpha_{i-1}, a_{i-1}, d_i), d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm
@@ -113,80 +115,47 @@ def test_standard_dh_inertials_are_moved_into_the_link_frame(rng):
     np.testing.assert_allclose(a.inverse_dynamics(q, qd, qdd).tau, b.inverse_dynamics(q, qd, qdd).tau, atol=1e-12)
 
 
-URDF = """<?xml version="1.0"?>
-<robot name="tiny">
-  <link name="base"/>
-  <link name="arm">
-    <inertial><origin xyz="0.2 0 0.01" rpy="0 0 1.5707963267948966"/><mass value="2.5"/>
-      <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.04" iyz="0" izz="0.05"/></inertial>
-    <collision><geometry><mesh filename="package://tiny/arm.stl" scale="0.001 0.001 0.001"/></geometry></collision>
-  </link>
-  <link name="fore"><inertial><mass value="1.0"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>
-  </inertial></link>
-  <link name="tool"><inertial><origin xyz="0 0 0.05"/><mass value="0.3"/>
-    <inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
-    <origin xyz="0 0 0.3" rpy="1.5707963267948966 0 0"/><axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
-  <joint name="elbow" type="revolute"><parent link="arm"/><child link="fore"/>
-    <origin xyz="0.4 0 0"/><axis xyz="0 0 1"/><limit lower="-2.5" upper="1.75" effort="1" velocity="1"/>
-    <mimic joint="shoulder" multiplier="-1" offset="0.2"/></joint>
-  <joint name="flange" type="fixed"><parent link="fore"/><child link="tool"/><origin xyz="0.3 0 0"/></joint>
-</robot>
-"""
+def test_standard_and_modified_tables_of_one_arm_give_the_same_link_frames(rng):
+    """Standard row i's x-screw (a_i, alpha_i) is modified row i+1's (a_{i}, alpha_{i}): both builders put link i
+    on joint i's axis, so one arm written in both conventions has the same link frames at every q."""
+    std = [(0.0, 0.3, 0.05, math.pi / 2), (0.0, 0.12, 0.4, 0.0), (0.7, 0.0, 0.02, -math.pi / 2), (0.0, -0.1, 0.03, 0.4)]
+    types = ["revolute", "revolute", "prismatic", "revolute"]
+    mod = [(0.0, 0.0, std[0][1], std[0][0])] + [(std[i - 1][3], std[i - 1][2], std[i][1], std[i][0])
+                                                for i in range(1, 4)]
+    q = rng.uniform(-1.5, 1.5, (6, 4))
+    a, b = Robot.from_dh(std, types=types), Robot.from_modified_dh(mod, types=types)
+    np.testing.assert_allclose(a.forward_kinematics(q), b.forward_kinematics(q), atol=1e-15)
 
 
-def test_urdf_matches_hand_built_robot(tmp_path, rng):
-    path = tmp_path / "tiny.urdf"
-    path.write_text(URDF)
-    robot = Robot.from_urdf(path)
-    assert robot.joint_names == ("shoulder", "elbow", "flange")
-    assert robot.dof_names == ("shoulder",)
-    assert robot.link("arm").mesh == "package://tiny/arm.stl"
-    # limits as written (absolute); the fixed joint has none
-    assert (robot.lower.tolist(), robot.upper.tolist()) == ([-2.0], [2.0])
-    assert (robot.joint("elbow").lower, robot.joint("elbow").upper) == (-2.5, 1.75)
-    assert (robot.joint("flange").lower, robot.joint("flange").upper) == (-math.inf, math.inf)
-    Rz = rot_z(math.pi / 2)[:3, :3]
-    hand = Robot(
-        [Link("base"), Link("arm", 2.5, (0.2, 0, 0.01), Rz @ np.diag([0.01, 0.04, 0.05]) @ Rz.T),
-         Link("fore", 1.0, (0, 0, 0), np.eye(3) * 0.01), Link("tool", 0.3, (0, 0, 0.05), np.eye(3) * 0.001)],
-        [Joint("shoulder", "revolute", "base", "arm", trans(z=0.3) @ rot_x(math.pi / 2), lower=-2, upper=2),
-         Joint("elbow", "revolute", "arm", "fore", trans(x=0.4), lower=-2.5, upper=1.75,
-               mimic=("shoulder", -1.0, 0.2)),
-         Joint("flange", "fixed", "fore", "tool", trans(x=0.3))])
-    q, qd, qdd = (rng.uniform(-1, 1, (5, 1)) for _ in range(3))
-    a, b = robot.inverse_dynamics(q, qd, qdd), hand.inverse_dynamics(q, qd, qdd)
-    np.testing.assert_allclose(a.tau, b.tau, atol=1e-12)
-    np.testing.assert_allclose(a.joint_wrenches, b.joint_wrenches, atol=1e-12)
-    # the fixed flange joint carries the tool's weight
-    static = robot.inverse_dynamics(np.zeros(1), np.zeros(1), np.zeros(1))
-    assert np.linalg.norm(static.joint_wrenches[0, 2, :3]) == pytest.approx(0.3 * 9.81)
+def test_builder_serves_both_conventions_with_the_same_numbers():
+    inert = [dict(mass=2.0, com=(0.1, 0, 0), inertia=np.diag([0.01, 0.02, 0.03])), None]
+    for builder, convention, rows in ((Robot.from_dh, "standard", [(0.0, 0.3, 0.05, 1.5), (0.0, 0.12, 0.4, 0.0)]),
+                                      (Robot.from_modified_dh, "modified", [(1.5, 0.05, 0.3), (0.0, 0.4, 0.12)])):
+        a, b = builder(rows, inertials=inert), build_dh_robot(rows, convention, inertials=inert)
+        for ja, jb in zip(a.joints, b.joints):
+            assert np.array_equal(ja.origin, jb.origin) and np.array_equal(ja.axis, jb.axis)
+        assert a.links == b.links and a.points.keys() == b.points.keys()
+    with pytest.raises(InputError, match=r"D-H convention must be one of \['modified', 'standard'\], got 'craig'"):
+        build_dh_robot([(0.0, 0.3, 0.05, 1.5)], "craig")
 
 
-@pytest.mark.parametrize("change, needle", [
-    (lambda s: s.replace('type="fixed"', 'type="floating"'), "unsupported type 'floating'"),
-    (lambda s: s.replace('<child link="fore"/>', '<child link="forearm"/>'), "unknown link 'forearm'"),
-    (lambda s: s.replace('mass value="2.5"', 'mass value="abc"'), "mass is not a number"),
-    (lambda s: s.replace('joint="shoulder"', 'joint="wrist"'), "mimics 'wrist'"),
-    (lambda s: s.replace("</robot>", "<robot"), "cannot read URDF"),
-    (lambda s: s.replace('<origin xyz="0.4 0 0"/>', '<origin xyz="0.4 0"/>'),
-     r"joint 'elbow' <origin xyz> needs 3 numbers \(x y z \[m\]\), got 2: '0.4 0'"),
-    (lambda s: s.replace('rpy="1.5707963267948966 0 0"', 'rpy="0 0"'),
-     r"joint 'shoulder' <origin rpy> needs 3 numbers \(roll pitch yaw \[rad\]\), got 2"),
-    (lambda s: s.replace('<origin xyz="0.2 0 0.01" rpy="0 0 1.5707963267948966"/>', '<origin xyz="0.2 0 0.01 4"/>'),
-     r"link 'arm' <origin xyz> needs 3 numbers"),
-    (lambda s: s.replace('<origin xyz="0 0 0.05"/>', '<origin xyz="0 0 0.05" rpy="0 0 x"/>'),
-     r"link 'tool' <origin rpy> is not a number: 'x'"),
-    (lambda s: s.replace('<axis xyz="0 0 1"/><limit lower="-2.5"', '<axis xyz="0 1"/><limit lower="-2.5"'),
-     r"joint 'elbow' <axis xyz> needs 3 numbers"),
-    (lambda s: s.replace('<limit lower="-2" upper="2"', '<limit lower="-2" upper="two"'),
-     r"joint 'shoulder' upper limit is not a number: 'two'"),
-])
-def test_urdf_errors(tmp_path, change, needle):
-    path = tmp_path / "bad.urdf"
-    path.write_text(change(URDF))
-    with pytest.raises(InputError, match=needle):
-        Robot.from_urdf(path)
+def test_a_fixed_joints_axis_is_ignored_and_a_movable_zero_axis_is_an_error():
+    links = [Link("a"), Link("b")]
+    assert Robot(links, [Joint("j", "fixed", "a", "b", axis=np.zeros(3))]).n_dof == 0
+    for jtype in ("revolute", "continuous", "prismatic"):
+        with pytest.raises(InputError, match=rf"{jtype} joint 'j' has a zero axis \[0.0, 0.0, 0.0\]"):
+            Robot(links, [Joint("j", jtype, "a", "b", axis=np.zeros(3))])
+
+
+def test_check_q_and_ordered_joints():
+    robot = Robot([Link("c"), Link("b"), Link("a")],
+                  [Joint("bc", "revolute", "b", "c"), Joint("ab", "prismatic", "a", "b")])
+    assert [j.name for j in robot.ordered_joints] == ["ab", "bc"]  # parents before children
+    assert robot.check_q([0.1, 0.2]).shape == (1, 2)
+    with pytest.raises(InputError, match=r"qd must have shape \(n_samples, 2\)"):
+        robot.check_q(np.zeros((3, 3)), "qd")
+    with pytest.raises(InputError, match="qdd of joint 'ab' is not finite"):
+        robot.check_q([0.0, np.nan], "qdd")
 
 
 def test_model_errors():

@@ -1,5 +1,8 @@
 """The robot model: links, joints and named points (D-H tables, URDF) and the materials of its parts."""
+from .dh import build_dh_robot
 from .materials import MATERIALS, Material, get_material
 from .robot import Joint, Link, PointMass, Robot
+from .urdf import read_urdf
 
-__all__ = ["Joint", "Link", "MATERIALS", "Material", "PointMass", "Robot", "get_material"]
+__all__ = ["Joint", "Link", "MATERIALS", "Material", "PointMass", "Robot", "build_dh_robot", "get_material",
+           "read_urdf"]

@@ -36,10 +36,15 @@ class Material:
 
     @property
     def yield_strength(self) -> float:
+        """``strength`` [Pa] (the tensile strength for a brittle material, which has no yield point)."""
         return self.strength
 
-    def safety_factor(self, von_mises, max_principal=None):
-        """strength / governing stress (inf where unloaded); arrays of any shape [Pa]."""
+    def safety_factor(self, von_mises, max_principal=None) -> np.ndarray:
+        """strength / governing stress, inf where that stress is <= 0 (unloaded, or for a brittle material a
+        compression-only state); ``von_mises`` and ``max_principal`` [Pa] arrays of one shape, any shape.
+
+        The governing stress is von Mises for criterion 'von_mises' and the maximum principal stress for
+        'max_principal' (which then must be given)."""
         if self.criterion == "max_principal" and max_principal is None:
             raise InputError(f"material {self.name!r} is brittle: its safety factor needs the max principal stress")
         stress = np.asarray(von_mises if self.criterion == "von_mises" else max_principal, float)
@@ -64,7 +69,8 @@ MATERIALS["6061-O"] = Material("6061-O", 2750.0, 69e9, 0.33, 55.2e6, source=MATE
 
 
 def get_material(material) -> Material:
-    """A Material from a name (case-insensitive) or a Material."""
+    """A Material from a name in MATERIALS (case-insensitive) or a Material (returned as is); InputError listing
+    the built-in names otherwise."""
     if isinstance(material, Material):
         return material
     key = {k.lower(): k for k in MATERIALS}.get(str(material).lower())

@@ -1,4 +1,5 @@
-"""Robot model: links, joints, named points; built from D-H tables (standard or modified) or URDF.
+"""Robot model: links, joints, named points; built from D-H tables (standard or modified, model/dh.py) or URDF
+(model/urdf.py).
 
 Conventions (SI): ``q`` is the absolute joint coordinate [rad or m]. A joint places its child link:
 ``T_parent_child(q) = origin @ M(q)`` with ``M`` a rotation by q about ``axis`` (revolute, continuous) or a
@@ -11,9 +12,7 @@ transformed into it.
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -100,14 +99,14 @@ class Robot:
 
     ``links``: sequence of Link (the first link that is no joint's child is the base, fixed to the world);
     ``joints``: sequence of Joint (order kept: ``joint_names``); ``points``: name -> (link name, (3,) position).
+    ``ordered_joints`` holds the joints parents before children (the order recursive algorithms walk).
     """
 
     def __init__(self, links: Sequence[Link], joints: Sequence[Joint], points: Mapping | None = None,
                  name: str = "robot"):
         self.name = name
         self.links = tuple(links)
-        self.joints = tuple(replace(j, origin=np.asarray(j.origin, float), axis=_unit(j.axis, j.name))
-                            for j in joints)
+        self.joints = tuple(replace(j, origin=np.asarray(j.origin, float), axis=_unit_axis(j)) for j in joints)
         names = [ln.name for ln in self.links]
         if len(set(names)) != len(names):
             raise InputError(f"robot {name!r}: duplicate link names in {names}")
@@ -142,7 +141,8 @@ class Robot:
                 order.append(j)
                 placed.add(j.child)
                 pending.remove(j)
-        self._order = tuple(order)
+        self.ordered_joints = tuple(order)
+        self._order = self.ordered_joints  # old private name, until rigid/ and the tests use ordered_joints
         self.link_names = tuple(names)
         self.joint_names = tuple(jn)
         dofs = [j for j in self.joints if j.movable and j.mimic is None]
@@ -213,7 +213,7 @@ class Robot:
     # ------------------------------------------------------------------ joint values
     def joint_values(self, q: np.ndarray) -> np.ndarray:
         """All joints' values (n_t, n_joints) from dof values (n_t, n_dof): mimics applied, fixed = 0."""
-        return self._expand(self._check_q(q), offsets=True)
+        return self._expand(self.check_q(q), offsets=True)
 
     def joint_rates(self, qd: np.ndarray) -> np.ndarray:
         """All joints' rates (n_t, n_joints) from dof rates (n_t, n_dof) (velocities or accelerations): mimic
@@ -242,7 +242,9 @@ class Robot:
             link = path[-1].parent
         return path
 
-    def _check_q(self, q, what="q"):
+    def check_q(self, q, what: str = "q") -> np.ndarray:
+        """Joint values or rates as (n_samples, n_dof) floats from (n_dof,) or (n_samples, n_dof) [rad, m, /s,
+        /s^2]; InputError naming ``what`` for a wrong shape or a non-finite value (joint and sample named)."""
         q = np.asarray(q, float)
         if q.ndim == 1:
             q = q[None, :]
@@ -254,6 +256,8 @@ class Robot:
             i, k = np.argwhere(bad)[0]
             raise InputError(f"{what} of joint {self.dof_names[k]!r} is not finite (NaN or inf) at sample {i}")
         return q
+
+    _check_q = check_q  # old private name, until rigid/ and motion/ use check_q
 
     def check_limits(self, q: np.ndarray, t: np.ndarray | None = None, tol: float = 1e-9) -> None:
         """Raise InputError naming the first joint and time at which q leaves its limits."""
@@ -314,220 +318,52 @@ class Robot:
     @classmethod
     def from_modified_dh(cls, rows, home=None, limits=None, link_names=None, joint_names=None, types=None,
                          inertials=None, base_name="base", name="robot") -> "Robot":
-        """Modified (Craig) D-H: row i = (alpha_{i-1}, a_{i-1}, d_i[, theta_i]) [rad, m];
-        T_{i-1,i} = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i). Link i's frame is frame i.
+        """A robot from a modified (Craig) D-H table; see :func:`structcheck.model.dh.build_dh_robot`.
 
-        The joint coordinate IS the row's variable, absolute (DESIGN.md): q_i = theta_i for a 'revolute' row,
-        q_i = d_i for a 'prismatic' row. The row's entry for its variable must therefore be 0 (the pose is
-        given by q, and the assembled pose by ``home``): a nonzero theta_i in a revolute row (or d_i in a
-        prismatic row) raises InputError instead of silently shifting q. The other entries are the constant
-        parameters (theta_i of a prismatic row, d_i of a revolute row).
+        Row i = (alpha_{i-1}, a_{i-1}, d_i[, theta_i]) [rad, m];
+        T_{i-1,i} = RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(theta_i) TransZ(d_i). Link i's frame is frame i, and
+        ``inertials`` are given in it."""
+        from .dh import build_dh_robot
 
-        ``home`` (n,) absolute joint values of the assembled pose; ``limits`` (n, 2) absolute; ``types``
-        'revolute' or 'prismatic' per row; ``inertials`` per link i >= 1: None or dict(mass=, com=, inertia=)
-        in frame i. ``link_names`` has n + 1 names (base first)."""
-        rows = _dh_rows(rows, 3, "(alpha_{i-1}, a_{i-1}, d_i[, theta_i])")
-        n = len(rows)
-        link_names, joint_names, types, home, limits = _dh_defaults(n, link_names, joint_names, types, home,
-                                                                    limits, base_name)
-        links = [Link(link_names[0])]
-        joints = []
-        for i, (alpha, a, d, theta) in enumerate(rows):
-            _dh_check_variable(i, types[i], theta, d, joint_names[i])
-            # the joint's own motion (RotZ(q) or TransZ(q)) follows the origin; RotZ and TransZ commute
-            origin = rot_x(alpha) @ trans(x=a) @ (trans(z=d) if types[i] == "revolute" else rot_z(theta))
-            joints.append(Joint(joint_names[i], types[i], link_names[i], link_names[i + 1], origin,
-                                np.array([0.0, 0.0, 1.0]), float(limits[i][0]), float(limits[i][1]), float(home[i])))
-            links.append(_inertial_link(link_names[i + 1], (inertials or [None] * n)[i]))
-        return cls(links, joints, name=name)
+        return build_dh_robot(rows, "modified", home, limits, link_names, joint_names, types, inertials, base_name,
+                              name)
 
     @classmethod
     def from_dh(cls, rows, home=None, limits=None, link_names=None, joint_names=None, types=None,
                 inertials=None, base_name="base", name="robot") -> "Robot":
-        """Standard (distal) D-H: row i = (theta_i, d_i, a_i, alpha_i) [rad, m];
-        T_{i-1,i} = RotZ(theta_i) TransZ(d_i) TransX(a_i) RotX(alpha_i).
+        """A robot from a standard (distal) D-H table; see :func:`structcheck.model.dh.build_dh_robot`.
 
-        The joint coordinate IS the row's variable, absolute (DESIGN.md): q_i = theta_i for a 'revolute' row,
-        q_i = d_i for a 'prismatic' row; that entry of the row must be 0 (a nonzero one raises InputError; give
-        the assembled pose with ``home``), the other entries are constants.
+        Row i = (theta_i, d_i, a_i, alpha_i) [rad, m]; T_{i-1,i} = RotZ(theta_i) TransZ(d_i) TransX(a_i) RotX(alpha_i).
+        Link i's frame sits on joint i's axis (standard frame i = link frame i @ TransX(a_i) RotX(alpha_i));
+        ``inertials`` are given in standard frame i and moved into it. A point ``flange`` marks the origin of
+        standard frame n."""
+        from .dh import build_dh_robot
 
-        Link i's body frame is frame i-1 turned by theta_i about z_{i-1} and moved d_i along it (on joint i's
-        axis), so standard frame i = link frame i @ TransX(a_i) RotX(alpha_i). ``inertials`` are given in
-        standard frame i and transformed. A point ``flange`` marks the origin of standard frame n. Other
-        arguments as for ``from_modified_dh``."""
-        rows = _dh_rows(rows, 4, "(theta_i, d_i, a_i, alpha_i)")
-        n = len(rows)
-        link_names, joint_names, types, home, limits = _dh_defaults(n, link_names, joint_names, types, home,
-                                                                    limits, base_name)
-        links = [Link(link_names[0])]
-        joints = []
-        prev = np.eye(4)  # TransX(a_{i-1}) RotX(alpha_{i-1}) of the previous row
-        for i, (theta, d, a, alpha) in enumerate(rows):
-            _dh_check_variable(i, types[i], theta, d, joint_names[i])
-            origin = prev @ (trans(z=d) if types[i] == "revolute" else rot_z(theta))
-            joints.append(Joint(joint_names[i], types[i], link_names[i], link_names[i + 1], origin,
-                                np.array([0.0, 0.0, 1.0]), float(limits[i][0]), float(limits[i][1]), float(home[i])))
-            C = trans(x=a) @ rot_x(alpha)  # standard frame i in link frame i
-            inert = (inertials or [None] * n)[i]
-            if inert is not None:
-                R = C[:3, :3]
-                inert = dict(mass=inert.get("mass", 0.0),
-                             com=C[:3, :3] @ np.asarray(inert.get("com", (0, 0, 0)), float) + C[:3, 3],
-                             inertia=R @ np.asarray(inert.get("inertia", np.zeros((3, 3))), float) @ R.T)
-            links.append(_inertial_link(link_names[i + 1], inert))
-            prev = C
-        return cls(links, joints, points={"flange": (link_names[-1], prev[:3, 3])}, name=name)
+        return build_dh_robot(rows, "standard", home, limits, link_names, joint_names, types, inertials, base_name,
+                              name)
 
     @classmethod
     def from_urdf(cls, path) -> "Robot":
-        """Read a URDF file: links with ``<inertial>`` (origin rpy rotates the inertia into the link frame) and
-        mesh references, joints (revolute, continuous, prismatic, fixed) with origin, axis, limits and mimic."""
-        path = Path(path)
-        try:
-            root = ET.parse(path).getroot()
-        except (OSError, ET.ParseError) as exc:
-            raise InputError(f"cannot read URDF {str(path)!r}: {exc}") from None
-        if root.tag != "robot":
-            raise InputError(f"{path}: the root element is <{root.tag}>, a URDF needs <robot>")
-        links = []
-        for el in root.findall("link"):
-            name = el.get("name")
-            mass, com, inertia = 0.0, np.zeros(3), np.zeros((3, 3))
-            inel = el.find("inertial")
-            if inel is not None:
-                T = _urdf_origin(inel.find("origin"), path, f"link {name!r}")
-                m = inel.find("mass")
-                mass = _num(m.get("value") if m is not None else "0", path, f"link {name!r} mass")
-                ii = inel.find("inertia")
-                if ii is not None:
-                    g = {k: _num(ii.get(k, "0"), path, f"link {name!r} inertia {k}")
-                         for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
-                    I = np.array([[g["ixx"], g["ixy"], g["ixz"]], [g["ixy"], g["iyy"], g["iyz"]],
-                                  [g["ixz"], g["iyz"], g["izz"]]])
-                    inertia = T[:3, :3] @ I @ T[:3, :3].T
-                com = T[:3, 3]
-            mesh = None
-            for tag in ("collision", "visual"):
-                m = el.find(f"{tag}/geometry/mesh")
-                if m is not None:
-                    mesh = m.get("filename")
-                    break
-            links.append(Link(name, mass, tuple(com), _freeze(inertia), mesh=mesh))
-        joints = []
-        for el in root.findall("joint"):
-            name, jtype = el.get("name"), el.get("type")
-            if jtype not in JOINT_TYPES:
-                raise InputError(f"{path}: joint {name!r} has unsupported type {jtype!r}; structcheck handles "
-                                 f"{JOINT_TYPES}")
-            parent, child = el.find("parent"), el.find("child")
-            if parent is None or child is None:
-                raise InputError(f"{path}: joint {name!r} needs <parent link=...> and <child link=...>")
-            T = _urdf_origin(el.find("origin"), path, f"joint {name!r}")
-            ax = el.find("axis")
-            axis = np.array(_triple(ax.get("xyz", ""), path, f"joint {name!r} <axis xyz>", "a direction")) \
-                if ax is not None else np.array([1.0, 0.0, 0.0])
-            lower, upper = -math.inf, math.inf
-            lim = el.find("limit")
-            if jtype in ("revolute", "prismatic"):
-                if lim is None:
-                    raise InputError(f"{path}: {jtype} joint {name!r} needs a <limit lower= upper=>")
-                lower = _num(lim.get("lower", "0"), path, f"joint {name!r} lower limit")
-                upper = _num(lim.get("upper", "0"), path, f"joint {name!r} upper limit")
-            mimic = None
-            mel = el.find("mimic")
-            if mel is not None:
-                mimic = (mel.get("joint"), _num(mel.get("multiplier", "1"), path, f"joint {name!r} mimic multiplier"),
-                         _num(mel.get("offset", "0"), path, f"joint {name!r} mimic offset"))
-            joints.append(Joint(name, jtype, parent.get("link"), child.get("link"), T, axis, lower, upper,
-                                0.0, mimic))
-        return cls(links, joints, name=root.get("name", path.stem))
+        """A robot read from a URDF file; see :func:`structcheck.model.urdf.read_urdf`."""
+        from .urdf import read_urdf
 
-
-def _dh_rows(rows, n_min, layout):
-    """D-H rows as tuples of 4 floats (a missing 4th modified-D-H entry theta_i is 0)."""
-    out = []
-    for i, r in enumerate(rows):
-        try:
-            r = tuple(float(x) for x in r)
-        except (TypeError, ValueError):
-            raise InputError(f"D-H row {i + 1} must be numbers {layout}, got {r!r}") from None
-        if not n_min <= len(r) <= 4 or not all(math.isfinite(x) for x in r):
-            raise InputError(f"D-H row {i + 1} must be {n_min if n_min == 4 else '3 or 4'} finite numbers "
-                             f"{layout}, got {r!r}")
-        out.append(r + (0.0,) * (4 - len(r)))
-    return out
-
-
-def _dh_check_variable(i, jtype, theta, d, joint):
-    if jtype not in ("revolute", "prismatic"):
-        raise InputError(f"D-H row {i + 1}: joint type must be 'revolute' or 'prismatic', got {jtype!r}")
-    var, val = ("theta", theta) if jtype == "revolute" else ("d", d)
-    if val != 0.0:
-        raise InputError(f"D-H row {i + 1}: {var}_{i + 1} = {val:g} is the {jtype} joint {joint!r}'s own coordinate "
-                         f"(q = {var}_{i + 1}, absolute), so the row must give 0 there; put the assembled value in "
-                         f"home= (and the motion as an offset from it)")
-
-
-def _dh_defaults(n, link_names, joint_names, types, home, limits, base_name):
-    link_names = list(link_names) if link_names is not None else [base_name] + [f"link{i}" for i in range(1, n + 1)]
-    if len(link_names) != n + 1:
-        raise InputError(f"a {n}-row D-H table needs {n + 1} link names (base first), got {len(link_names)}")
-    joint_names = list(joint_names) if joint_names is not None else [f"joint{i}" for i in range(1, n + 1)]
-    if len(joint_names) != n:
-        raise InputError(f"a {n}-row D-H table needs {n} joint names, got {len(joint_names)}")
-    types = list(types) if types is not None else ["revolute"] * n
-    home = np.zeros(n) if home is None else np.asarray(home, float)
-    limits = np.tile([-math.inf, math.inf], (n, 1)) if limits is None else np.asarray(limits, float)
-    if home.shape != (n,) or limits.shape != (n, 2):
-        raise InputError(f"home must have {n} values and limits shape ({n}, 2); got {home.shape}, {limits.shape}")
-    return link_names, joint_names, types, home, limits
-
-
-def _inertial_link(name, inert):
-    if inert is None:
-        return Link(name)
-    return Link(name, float(inert.get("mass", 0.0)), tuple(np.asarray(inert.get("com", (0, 0, 0)), float)),
-                _freeze(np.asarray(inert.get("inertia", np.zeros((3, 3))), float)))
+        return read_urdf(path)
 
 
 def _freeze(v):
+    """A numpy array as nested tuples (Link fields are hashable); anything else unchanged."""
     if isinstance(v, np.ndarray):
         return tuple(map(tuple, v)) if v.ndim == 2 else tuple(v.tolist())
     return v
 
 
-def _unit(axis, name):
-    a = np.asarray(axis, float).reshape(3)
+def _unit_axis(joint: Joint) -> np.ndarray:
+    """The joint's axis (3,) as a unit vector. A fixed joint's axis is ignored (URDF): a zero one stays as given."""
+    a = np.asarray(joint.axis, float).reshape(3)
     n = np.linalg.norm(a)
-    if not n > 0:
-        raise InputError(f"joint {name!r} has a zero axis")
-    return a / n
-
-
-def _num(text, path, what):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise InputError(f"{path}: {what} is not a number: {text!r}") from None
-    if not math.isfinite(v):
-        raise InputError(f"{path}: {what} is not finite: {text!r}")
-    return v
-
-
-def _urdf_origin(el, path, what):
-    T = np.eye(4)
-    if el is None:
-        return T
-    xyz = _triple(el.get("xyz", "0 0 0"), path, f"{what} <origin xyz>", "x y z [m]")
-    rpy = _triple(el.get("rpy", "0 0 0"), path, f"{what} <origin rpy>", "roll pitch yaw [rad]")
-    T[:3, :3] = rpy_matrix(*rpy)
-    T[:3, 3] = xyz
-    return T
-
-
-def _triple(text, path, what, meaning):
-    """Three numbers from a URDF attribute such as xyz="0 0.1 0"; InputError naming ``what`` otherwise."""
-    vals = [_num(v, path, what) for v in text.split()]
-    if len(vals) != 3:
-        raise InputError(f"{path}: {what} needs 3 numbers ({meaning}), got {len(vals)}: {text!r}")
-    return vals
+    if n > 0:
+        return a / n
+    if joint.movable:
+        raise InputError(f"{joint.type} joint {joint.name!r} has a zero axis {a.tolist()}: its axis must be a "
+                         f"nonzero direction (only a fixed joint's axis is ignored)")
+    return a

@@ -1,0 +1,68 @@
+"""Materials: the shipped values against their documented sources, safety factors under both failure criteria,
+and the error for an unknown name."""
+import numpy as np
+import pytest
+
+from structcheck.errors import InputError
+from structcheck.model import MATERIALS, Material, get_material
+
+
+@pytest.mark.parametrize("name, density, E, nu, strength", [
+    ("304", 7930.0, 193e9, 0.29, 205e6),     # paper 004, Table 2: 304 stainless steel
+    ("6061", 2750.0, 69e9, 0.33, 55.2e6),    # paper 004, Table 2: 6061 aluminium (55.2 MPa: annealed 6061-O)
+    ("6061-O", 2750.0, 69e9, 0.33, 55.2e6),  # the same temper under its own name
+    ("6061-T6", 2700.0, 68.9e9, 0.33, 276e6),  # ASM Handbook / MatWeb: 6061-T6 yield 276 MPa
+    ("HT200", 7200.0, 120e9, 0.27, 200e6),   # GB/T 9439 grey cast iron HT200: tensile strength 200 MPa
+    ("structural_steel", 7850.0, 200e9, 0.3, 250e6),  # ANSYS Engineering Data 'Structural Steel'
+    ("steel_7801", 7801.0, 200e9, 0.3, 250e6),  # paper 003, Table 2 density of the KR500 cylinder bodies
+])
+def test_shipped_values_match_their_sources(name, density, E, nu, strength):
+    m = MATERIALS[name]
+    assert (m.name, m.density, m.E, m.nu, m.strength) == (name, density, E, nu, strength)
+    assert m.yield_strength == strength and m.source
+
+
+def test_every_shipped_material_is_listed_and_only_grey_iron_is_brittle():
+    assert sorted(MATERIALS) == ["304", "6061", "6061-O", "6061-T6", "HT200", "steel_7801", "structural_steel"]
+    assert {n for n, m in MATERIALS.items() if m.criterion == "max_principal"} == {"HT200"}
+
+
+def test_ductile_safety_factor_is_yield_over_von_mises():
+    m = get_material("304")
+    vm = np.array([[0.0, 102.5e6], [205e6, 410e6]])
+    np.testing.assert_array_equal(m.safety_factor(vm), [[np.inf, 2.0], [1.0, 0.5]])
+    # the max principal stress does not govern a ductile material
+    np.testing.assert_array_equal(m.safety_factor(vm, -vm), m.safety_factor(vm))
+    assert m.safety_factor(np.zeros((4, 3, 2))).shape == (4, 3, 2)
+
+
+def test_brittle_safety_factor_is_tensile_strength_over_max_principal():
+    m = get_material("HT200")
+    vm = np.array([150e6, 150e6, 150e6, 0.0])
+    s1 = np.array([100e6, 400e6, -150e6, 0.0])  # tension, tension, compression only, unloaded
+    np.testing.assert_array_equal(m.safety_factor(vm, s1), [2.0, 0.5, np.inf, np.inf])
+    with pytest.raises(InputError, match="material 'HT200' is brittle: its safety factor needs the max principal"):
+        m.safety_factor(vm)
+
+
+def test_get_material_by_name_or_object_and_unknown_names():
+    assert get_material("ht200") is MATERIALS["HT200"] and get_material("6061-t6") is MATERIALS["6061-T6"]
+    own = Material("own", 1000.0, 1e9, 0.3, 1e6)
+    assert get_material(own) is own
+    with pytest.raises(InputError) as err:
+        get_material("7075")
+    msg = str(err.value)
+    assert "unknown material '7075'" in msg and all(repr(n) in msg for n in MATERIALS)
+    assert "structcheck.Material" in msg
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(criterion="tresca"), r"criterion must be one of \('von_mises', 'max_principal'\), got 'tresca'"),
+    (dict(nu=0.5), r"need density > 0, E > 0, -1 < nu < 0.5, strength > 0"),
+    (dict(density=0.0), r"need density > 0"),
+    (dict(strength=-1.0), r"strength > 0; got 1000.0, 1000000000.0, 0.3, -1.0"),
+])
+def test_invalid_material_is_rejected(kwargs, needle):
+    args = dict(name="bad", density=1000.0, E=1e9, nu=0.3, strength=1e6) | kwargs
+    with pytest.raises(InputError, match=needle):
+        Material(**args)
