@@ -97,14 +97,9 @@ def mimic_loops(robot) -> tuple:
     nj = len(robot.joints)
     mask = np.zeros((nj, 6), bool)
     idx = {j.name: k for k, j in enumerate(robot.joints)}
-    parent_joint = {j.child: k for k, j in enumerate(robot.joints)}
 
     def to_base(link):
-        path = []
-        while link in parent_joint:
-            path.append(parent_joint[link])
-            link = robot.joints[parent_joint[link]].parent
-        return path
+        return [idx[j.name] for j in robot.path_to_base(link)]
 
     loops = {}  # source joint -> (mimic joints, loop joints)
     for k, j in enumerate(robot.joints):
@@ -129,26 +124,6 @@ def mimic_loops(robot) -> tuple:
     return mask, tuple(warnings)
 
 
-def _external(robot, kin, point_forces, n_t):
-    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point forces, link axes."""
-    nl = len(robot.links)
-    F = np.zeros((n_t, nl, 3))
-    M = np.zeros((n_t, nl, 3))
-    for pname, f in (point_forces or {}).items():
-        if pname not in robot.points:
-            raise InputError(f"point force at unknown point {pname!r}; the robot's points are "
-                             f"{sorted(robot.points)}")
-        f = np.broadcast_to(np.asarray(f, float), (n_t, 3))
-        if not np.all(np.isfinite(f)):
-            raise InputError(f"the force at point {pname!r} is not finite")
-        lname, xyz = robot.points[pname]
-        i = robot.link_names.index(lname)
-        fl = np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], f)
-        F[:, i] += fl
-        M[:, i] += np.cross(xyz, fl)
-    return F, M
-
-
 def _point_forces(robot, point_forces, n_t):
     """Validated point forces: list of (link index, xyz (3,) link frame, force (n_t, 3) world axes)."""
     out = []
@@ -162,6 +137,18 @@ def _point_forces(robot, point_forces, n_t):
         lname, xyz = robot.points[pname]
         out.append((robot.link_names.index(lname), np.asarray(xyz, float), f))
     return out
+
+
+def _external(robot, kin, point_forces, n_t):
+    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point forces, link axes."""
+    nl = len(robot.links)
+    F = np.zeros((n_t, nl, 3))
+    M = np.zeros((n_t, nl, 3))
+    for i, xyz, f in _point_forces(robot, point_forces, n_t):
+        fl = np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], f)
+        F[:, i] += fl
+        M[:, i] += np.cross(xyz, fl)
+    return F, M
 
 
 def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None) -> Dynamics:
@@ -262,7 +249,7 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
                     undetermined=undetermined, warnings=warnings)
 
 
-def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
+def _energy_rate(dyn: Dynamics, gravity) -> np.ndarray:
     """dE/dt (n_t,) of kinetic + gravitational potential energy, computed analytically [W]."""
     kin, inert = dyn.kinematics, dyn.inertials
     c = inert.com[None]
@@ -276,36 +263,29 @@ def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
     return trans + rot
 
 
-def kinetic_energy(robot, dyn: Dynamics) -> np.ndarray:
-    """Kinetic energy (n_t,) [J] of all links, sum(1/2 m v_c . v_c + 1/2 w . I_c w), from ``dyn``'s link
-    kinematics and inertials (v_c the COM velocity; w, I_c in link axes)."""
-    kin, inert = dyn.kinematics, dyn.inertials
-    v_com = kin.v_origin + np.cross(kin.omega, inert.com[None])
-    return 0.5 * np.sum(inert.mass[None] * np.sum(v_com ** 2, axis=2), axis=1) + \
-        0.5 * np.sum(np.einsum("tli,lij,tlj->tl", kin.omega, inert.inertia, kin.omega), axis=1)
-
-
-def external_power(robot, dyn: Dynamics, point_forces) -> np.ndarray:
+def _external_power(robot, dyn: Dynamics, point_forces) -> np.ndarray:
     """Power (n_t,) of the external point forces [W]."""
     kin = dyn.kinematics
     P = np.zeros(kin.omega.shape[0])
-    for pname, f in (point_forces or {}).items():
-        lname, xyz = robot.points[pname]
-        i = robot.link_names.index(lname)
+    for i, xyz, f in _point_forces(robot, point_forces, len(P)):
         v = kin.v_origin[:, i] + np.cross(kin.omega[:, i], xyz)
-        v_world = np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], v)
-        P += np.einsum("ti,ti->t", np.broadcast_to(np.asarray(f, float), v_world.shape), v_world)
+        P += np.einsum("ti,ti->t", f, np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], v))
     return P
 
 
 def power_balance(robot, q, qd, qdd, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), point_forces=None) -> float:
-    """max |sum tau qd + P_ext - dE/dt| / max |sum tau qd| over the samples (dE/dt analytic)."""
+    """Relative power balance: max |sum tau qd + P_ext - dE/dt| / max |sum tau qd| over the samples, with dE/dt
+    analytic from ``dyn``'s link kinematics and inertials.
+
+    ``qd`` (n_t, n_tau): the rates of the coordinates that ``dyn.tau`` (n_t, n_tau) drives (a closed chain's
+    actuated ones, with its ClosedChainDynamics as ``dyn``); ``q`` and ``qdd`` are not used."""
     qd = np.atleast_2d(np.asarray(qd, float))
     p_act = np.sum(dyn.tau * qd, axis=1)
-    res = p_act + external_power(robot, dyn, point_forces) - energy_rate(robot, dyn, gravity)
+    dE = _energy_rate(dyn, gravity)
+    res = p_act + _external_power(robot, dyn, point_forces) - dE
     scale = np.max(np.abs(p_act))
     if scale == 0:
-        scale = max(np.max(np.abs(energy_rate(robot, dyn, gravity))), 1e-300)
+        scale = max(np.max(np.abs(dE)), 1e-300)
     return float(np.max(np.abs(res)) / scale)
 
 
