@@ -96,22 +96,7 @@ class CartesianLine:
         self.breakpoints = tuple(bps)
         self.ramps = tuple(getattr(self.profile, "ramps", ()))
 
-        # the held orientation, from the seed unless given
-        R_seed = forward_kinematics(robot, self.seed)[0, self.li, :3, :3]
-        ta = np.asarray(tool_axis, float).reshape(-1)
-        if ta.shape != (3,) or not np.linalg.norm(ta) > 0:
-            raise InputError(f"tool_axis must be a nonzero (3,) vector in the link frame, got {tool_axis!r}")
-        self.tool_axis = ta / np.linalg.norm(ta)
-        self.axis = self.rotation = None
-        if hold == "axis":
-            a = R_seed @ self.tool_axis if axis is None else _vec3(axis, "axis")
-            if not np.linalg.norm(a) > 0:
-                raise InputError("axis must be a nonzero vector")
-            self.axis = a / np.linalg.norm(a)
-            self._basis = perpendicular_basis(self.axis)
-        elif hold == "pose":
-            self.rotation = R_seed if rotation is None else np.asarray(rotation, float)
-            IKTask(robot, point, self.p0, rotation=self.rotation)  # validates the matrix
+        self._set_held(point, hold, axis, rotation, tool_axis)
 
         # the profile must run from 0 to L over its span
         t_chk = np.unique(np.concatenate([np.linspace(self.t_start, self.t_stop, int(check_samples)), bps]))
@@ -146,6 +131,24 @@ class CartesianLine:
         self._cache = {}
         q, _ = self._positions_rates(t_chk)
         robot.check_limits(q, t_chk)
+
+    def _set_held(self, point, hold, axis, rotation, tool_axis):
+        """The tool axis and the held axis or orientation (from the seed unless given), validated."""
+        R_seed = forward_kinematics(self.robot, self.seed)[0, self.li, :3, :3]
+        ta = np.asarray(tool_axis, float).reshape(-1)
+        if ta.shape != (3,) or not np.linalg.norm(ta) > 0:
+            raise InputError(f"tool_axis must be a nonzero (3,) vector in the link frame, got {tool_axis!r}")
+        self.tool_axis = ta / np.linalg.norm(ta)
+        self.axis = self.rotation = None
+        if hold == "axis":
+            a = R_seed @ self.tool_axis if axis is None else _vec3(axis, "axis")
+            if not np.linalg.norm(a) > 0:
+                raise InputError("axis must be a nonzero vector")
+            self.axis = a / np.linalg.norm(a)
+            self._basis = perpendicular_basis(self.axis)
+        elif hold == "pose":
+            self.rotation = R_seed if rotation is None else np.asarray(rotation, float)
+            IKTask(self.robot, point, self.p0, rotation=self.rotation)  # validates the matrix
 
     # ------------------------------------------------------------------ task pieces
     @property

@@ -151,6 +151,55 @@ def _external(robot, kin, point_forces, n_t):
     return F, M
 
 
+def _link_wrenches(TF, VF, m, c, I_F, g, forces):
+    """Newton-Euler of every link at once for one block of n samples, F axes (component-major): the force and
+    moment about the link origin (n_links, 2, 3, n) that the rest of the robot must exert on each link (the
+    base's is computed but not used: the ground carries it). ``m`` (nl, 1), ``c`` (3, nl, 1) and ``I_F`` (nl,
+    3, 3) in F axes; ``forces`` [(link, xyz in F axes, force (n, 3) world)]."""
+    n = TF.shape[-1]
+    R = TF[:, :3, :3]
+    w, al, a = VF[0].swapaxes(0, 1), VF[1].swapaxes(0, 1), VF[3].swapaxes(0, 1)  # (3, nl, n)
+    acc = a + cross(al, c)
+    acc += cross(w, cross(w, c))
+    for i in range(3):
+        if g[i] != 0:
+            acc -= R[:, i].swapaxes(0, 1) * g[i]  # gravity in F axes: rows of R_world_F
+    G = np.empty((len(m), 2, 3, n))
+    F = G[:, 0].swapaxes(0, 1)
+    np.multiply(acc, m, out=F)
+    N = G[:, 1]
+    np.matmul(I_F, VF[1], out=N)
+    N += cross(w, np.matmul(I_F, VF[0]).swapaxes(0, 1)).swapaxes(0, 1)
+    N += cross(c, F).swapaxes(0, 1)
+    for l, xyz, f in forces:
+        fT = f.T
+        fl = R[l, 0] * fT[0] + R[l, 1] * fT[1] + R[l, 2] * fT[2]  # R_world_F^T f
+        G[l, 0] -= fl
+        G[l, 1] += cross_const(fl, xyz)
+    return G
+
+
+def _carry_to_parents(pl, G, cs, qj):
+    """Children before parents: add to every link's wrench G (n_links, 2, 3, n) those of the links beyond it,
+    so that G of a joint's child is what the joint carries. ``cs`` {joint: (cos q, sin q)}, ``qj`` (n, n_joints)."""
+    Z = np.empty((2, 3, G.shape[-1]))
+    for st in reversed(pl.steps):
+        if st.parent == pl.base:
+            continue
+        Gc, Gp = G[st.child], G[st.parent]
+        if st.kind == "revolute":
+            co, s = cs[st.k]
+            turn_z(Gc, co, s, Z)
+            Zp = np.matmul(st.M, Z)
+        else:
+            Zp = np.matmul(st.M, Gc)
+        Gp += Zp
+        if st.kind == "prismatic":
+            Gp[1] += cross(st.r[:, None] + st.d[:, None] * qj[:, st.k], Zp[0])
+        elif st.r.any():
+            Gp[1] -= cross_const(Zp[0], st.r)
+
+
 def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None) -> Dynamics:
     """Joint torques and reaction wrenches for samples q, qd, qdd (n_t, n_dof) (absolute joint values [rad, m]
     and rates, ``robot.dof_names`` order; (n_dof,) for one sample).
@@ -196,43 +245,8 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     for sl, TF, VF, cs in kinematics_blocks(robot, qj, qdj, qddj, T, V):
         n = TF.shape[-1]
         R = TF[:, :3, :3]
-        w, al, a = VF[0].swapaxes(0, 1), VF[1].swapaxes(0, 1), VF[3].swapaxes(0, 1)  # (3, nl, n)
-        # Newton-Euler of every link at once, F axes: force and moment about the link origin that the rest of
-        # the robot must exert on it (the base's is computed but not used: the ground carries it)
-        acc = a + cross(al, c)
-        acc += cross(w, cross(w, c))
-        for i in range(3):
-            if g[i] != 0:
-                acc -= R[:, i].swapaxes(0, 1) * g[i]  # gravity in F axes: rows of R_world_F
-        G = np.empty((nl, 2, 3, n))
-        F = G[:, 0].swapaxes(0, 1)
-        np.multiply(acc, m, out=F)
-        N = G[:, 1]
-        np.matmul(I_F, VF[1], out=N)
-        N += cross(w, np.matmul(I_F, VF[0]).swapaxes(0, 1)).swapaxes(0, 1)
-        N += cross(c, F).swapaxes(0, 1)
-        for l, xyz, f in forces:
-            fT = f[sl].T
-            fl = R[l, 0] * fT[0] + R[l, 1] * fT[1] + R[l, 2] * fT[2]  # R_world_F^T f
-            G[l, 0] -= fl
-            G[l, 1] += cross_const(fl, xyz)
-        # children before parents: a joint carries its child's wrench and everything beyond it
-        Z = np.empty((2, 3, n))
-        for st in reversed(pl.steps):
-            if st.parent == pl.base:
-                continue
-            Gc, Gp = G[st.child], G[st.parent]
-            if st.kind == "revolute":
-                co, s = cs[st.k]
-                turn_z(Gc, co, s, Z)
-                Zp = np.matmul(st.M, Z)
-            else:
-                Zp = np.matmul(st.M, Gc)
-            Gp += Zp
-            if st.kind == "prismatic":
-                Gp[1] += cross(st.r[:, None] + st.d[:, None] * qj[sl, st.k], Zp[0])
-            elif st.r.any():
-                Gp[1] -= cross_const(Zp[0], st.r)
+        G = _link_wrenches(TF, VF, m, c, I_F, g, [(l, xyz, f[sl]) for l, xyz, f in forces])
+        _carry_to_parents(pl, G, cs, qj[sl])
         GG = np.empty((2, nj, 2, 3, n))
         Gj = G[by_child]
         GG[0] = Gj

@@ -259,20 +259,9 @@ def solve_ik(robot, point, position, *, axis=None, rotation=None, tool_axis=(0.0
     if not (tol > 0 and angle_tol > 0 and max_iter >= 1):
         raise InputError(f"tol and angle_tol must be > 0 and max_iter >= 1, got {tol}, {angle_tol}, {max_iter}")
     task = IKTask(robot, point, position, axis, rotation, tool_axis)
-    n, nd = task.n, robot.n_dof
+    n = task.n
     free = free_mask(robot, locked)
-    if seed is None:
-        q = np.tile(robot.home, (n, 1))
-    else:
-        s = np.asarray(seed, float)
-        if s.ndim == 1:
-            s = s[None, :]
-        if s.ndim != 2 or s.shape[1] != nd or s.shape[0] not in (1, n):
-            raise InputError(f"seed must have shape ({nd},) or ({n}, {nd}) for joints {list(robot.dof_names)}, "
-                             f"got {np.shape(seed)}")
-        if not np.all(np.isfinite(s)):
-            raise InputError("seed contains NaN or inf")
-        q = np.array(np.broadcast_to(s, (n, nd)))
+    q = _seed_values(robot, seed, n)
     if times is not None:
         times = np.asarray(times, float).reshape(-1)
         if times.shape != (n,):
@@ -321,6 +310,22 @@ def solve_ik(robot, point, position, *, axis=None, rotation=None, tool_axis=(0.0
     return result
 
 
+def _seed_values(robot, seed, n) -> np.ndarray:
+    """Start values (n, n_dof) from ``seed`` (n_dof,) or (n, n_dof) [rad, m], or home when None (a new array)."""
+    nd = robot.n_dof
+    if seed is None:
+        return np.tile(robot.home, (n, 1))
+    s = np.asarray(seed, float)
+    if s.ndim == 1:
+        s = s[None, :]
+    if s.ndim != 2 or s.shape[1] != nd or s.shape[0] not in (1, n):
+        raise InputError(f"seed must have shape ({nd},) or ({n}, {nd}) for joints {list(robot.dof_names)}, "
+                         f"got {np.shape(seed)}")
+    if not np.all(np.isfinite(s)):
+        raise InputError("seed contains NaN or inf")
+    return np.array(np.broadcast_to(s, (n, nd)))
+
+
 def free_mask(robot, locked) -> np.ndarray:
     """Bool mask (n_dof,) of the joints IK may move: all but the ``locked`` names (InputError for unknown names
     or when nothing is left to move)."""
@@ -364,8 +369,6 @@ def _failure(robot, task, res, times, lower, upper, respect):
 
 # ------------------------------------------------------------------------------------------ paper 004 closed form
 
-#: paper 004, Table 1 (modified D-H): d1, a2, a3, d6 [m]
-PAPER004_DIMENSIONS = {"d1": 0.250, "a2": 0.385, "a3": 0.392, "d6": 0.188}
 #: order of the branches returned by :func:`paper004_ik`
 PAPER004_BRANCHES = ("theta1 = atan2(py, px) (eq. 6), theta3 >= 0", "theta1 = atan2(py, px) (eq. 6), theta3 < 0",
                      "theta1 = atan2(py, px) + 180 deg, theta3 >= 0", "theta1 = atan2(py, px) + 180 deg, theta3 < 0")

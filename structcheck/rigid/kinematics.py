@@ -207,6 +207,42 @@ def plan(robot) -> Plan:
     return out
 
 
+def _carry_motion(st, Vp, Vc, r, offset, cs, qd, qdd):
+    """The parent's motion Vp (4, 3, n) (F_parent axes) carried to the child origin at r from the parent's
+    (``offset``: r is not zero), turned into F_child axes, plus the joint's own rates qd, qdd (n,): Vc (4, 3, n).
+    ``cs`` (cos q, sin q) of a revolute joint."""
+    Y = np.empty(Vc.shape) if st.kind == "revolute" else Vc
+    np.matmul(st.M.T, Vp[:2], out=Y[:2])
+    if offset:  # v + w x r, a + alpha x r + w x (w x r)
+        w, al = Vp[0], Vp[1]
+        if r.ndim == 1:
+            wr, alr = cross_const(w, r), cross_const(al, r)
+        else:
+            wr, alr = cross(w, r), cross(al, r)
+        U = np.empty((2,) + wr.shape)
+        np.add(Vp[2], wr, out=U[0])
+        np.add(Vp[3], alr, out=U[1])
+        U[1] += cross(w, wr)
+        np.matmul(st.M.T, U, out=Y[2:])
+    else:
+        np.matmul(st.M.T, Vp[2:], out=Y[2:])
+    if st.kind == "revolute":
+        co, s = cs
+        turn_z(Y, co, s, Vc, inverse=True)
+        w_in0, w_in1 = Vc[0, 0], Vc[0, 1]
+        # alpha += w_in x (qd e_z) + qdd e_z; omega += qd e_z
+        Vc[1, 0] += w_in1 * qd
+        Vc[1, 1] -= w_in0 * qd
+        Vc[1, 2] += qdd
+        Vc[0, 2] += qd
+    elif st.kind == "prismatic":
+        # a += 2 w x (qd e_z) + qdd e_z; v += qd e_z
+        Vc[3, 0] += Vc[0, 1] * (2 * qd)
+        Vc[3, 1] -= Vc[0, 0] * (2 * qd)
+        Vc[3, 2] += qdd
+        Vc[2, 2] += qd
+
+
 def forward_block(pl: Plan, qj, qdj, qddj, TF, VF):
     """The recursion over one block of n samples, component-major, in the links' F frames.
 
@@ -261,36 +297,7 @@ def forward_block(pl: Plan, qj, qdj, qddj, TF, VF):
                 Vc[lin + 1, 2] = qdd
             continue
         # the parent's motion carried to the child origin, F_parent axes, then turned into F_child axes
-        Vp = VF[:, p]
-        Y = np.empty(Vc.shape) if kind == "revolute" else Vc
-        np.matmul(st.M.T, Vp[:2], out=Y[:2])
-        if offset:  # v + w x r, a + alpha x r + w x (w x r)
-            w, al = Vp[0], Vp[1]
-            if r.ndim == 1:
-                wr, alr = cross_const(w, r), cross_const(al, r)
-            else:
-                wr, alr = cross(w, r), cross(al, r)
-            U = np.empty((2,) + wr.shape)
-            np.add(Vp[2], wr, out=U[0])
-            np.add(Vp[3], alr, out=U[1])
-            U[1] += cross(w, wr)
-            np.matmul(st.M.T, U, out=Y[2:])
-        else:
-            np.matmul(st.M.T, Vp[2:], out=Y[2:])
-        if kind == "revolute":
-            turn_z(Y, co, s, Vc, inverse=True)
-            w_in0, w_in1 = Vc[0, 0], Vc[0, 1]
-            # alpha += w_in x (qd e_z) + qdd e_z; omega += qd e_z
-            Vc[1, 0] += w_in1 * qd
-            Vc[1, 1] -= w_in0 * qd
-            Vc[1, 2] += qdd
-            Vc[0, 2] += qd
-        elif kind == "prismatic":
-            # a += 2 w x (qd e_z) + qdd e_z; v += qd e_z
-            Vc[3, 0] += Vc[0, 1] * (2 * qd)
-            Vc[3, 1] -= Vc[0, 0] * (2 * qd)
-            Vc[3, 2] += qdd
-            Vc[2, 2] += qd
+        _carry_motion(st, VF[:, p], Vc, r, offset, cs.get(st.k), qd, qdd)
     return cs
 
 
