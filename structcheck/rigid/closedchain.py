@@ -1,4 +1,4 @@
-"""Closed kinematic chains: a spanning tree (a :class:`~structcheck.robot.Robot`) plus cut joints that close
+"""Closed kinematic chains: a spanning tree (a :class:`~structcheck.model.robot.Robot`) plus cut joints that close
 the loops (parallelograms, hydraulic cylinders), vectorized over time samples.
 
 Model. Every joint of the mechanism but one per loop goes into the tree; the left-out joints are **cut joints**
@@ -29,7 +29,11 @@ multipliers are minimum-norm in those units, and every joint-wrench component th
 of G^T is flagged in ``ClosedChainDynamics.undetermined``: rigid-body mechanics cannot say how those components
 split between the loop's joints (that takes the joints' and links' compliance).
 
-Conventions as in :mod:`structcheck.dynamics`: a joint wrench [Fx, Fy, Fz, Mx, My, Mz] is exerted by the parent
+Layout: this module holds the model (:class:`ClosedChain`, whose frozen ``plan`` carries the arrays the
+algorithms need), the inverse dynamics and the checks; the loop closure (positions, rates, residuals) is in
+:mod:`structcheck.rigid.loops`, whose public names are importable from here as before.
+
+Conventions as in :mod:`structcheck.rigid.dynamics`: a joint wrench [Fx, Fy, Fz, Mx, My, Mz] is exerted by the parent
 on the child at the joint origin in the child's joint-frame axes; for a cut joint that is A on B at the origin of
 B's joint frame, in B's joint-frame axes.
 """
@@ -198,7 +202,7 @@ class ClosedChain:
                          payloads=None) -> ClosedChainDynamics:
         """Actuator torques/forces, cut-joint forces and every joint's wrench along ``motion``; ``gravity``
         (3,) world [m/s^2], ``point_forces`` point name -> (n_t, 3) or (3,) world [N], ``payloads`` as in
-        :func:`structcheck.dynamics.inverse_dynamics`. See :func:`closed_chain_dynamics`."""
+        :func:`structcheck.rigid.dynamics.inverse_dynamics`. See :func:`closed_chain_dynamics`."""
         return closed_chain_dynamics(self, motion, gravity, point_forces, payloads)
 
 
@@ -295,7 +299,7 @@ def closed_chain_dynamics(chain: ClosedChain, motion: ClosedChainMotion, gravity
 
     ``gravity`` (3,) world [m/s^2]; ``point_forces``: point name -> force (n_t, 3) or (3,) world [N];
     ``payloads``: point name -> mass or (mass, inertia about the point in link axes), as for the tree's
-    :func:`structcheck.dynamics.inverse_dynamics`."""
+    :func:`structcheck.rigid.dynamics.inverse_dynamics`."""
     tree, plan = chain.tree, chain.plan
     if motion.coordinate_names != chain.coordinate_names or motion.independent != chain.independent:
         raise InputError(f"the motion is for coordinates {list(motion.coordinate_names)} with independent "

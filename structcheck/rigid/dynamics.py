@@ -5,7 +5,7 @@ Joint wrench convention: [Fx, Fy, Fz, Mx, My, Mz] exerted BY THE PARENT ON THE C
 (the child frame origin), in child axes. Its component along the joint axis is the actuator torque/force.
 
 The recursion works on component-major blocks of samples in frames where every joint turns about z (see
-structcheck.kinematics): the Newton-Euler equations of all links are evaluated at once, and the wrenches are
+structcheck.rigid.kinematics): the Newton-Euler equations of all links are evaluated at once, and the wrenches are
 carried from child to parent by one constant 3x3 product and one plane rotation per joint.
 """
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Dynamics:
     ``kinematics`` of the links and their ``inertials``.
 
     ``undetermined`` (n_joints, 6) bool: wrench components the model does not determine (the values given are
-    those of the open tree), as in :class:`structcheck.closedchain.ClosedChainDynamics`; here the joints of
+    those of the open tree), as in :class:`structcheck.rigid.closedchain.ClosedChainDynamics`; here the joints of
     the loops that URDF mimic joints stand for (see :func:`mimic_loops`). ``warnings``: one sentence per
     such loop, naming its joints."""
 
