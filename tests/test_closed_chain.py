@@ -86,6 +86,39 @@ def test_parallelogram_motion_and_torque_closed_form():
     assert link_equilibrium(chain, dyn, (0, -g, 0)).max() < 1e-10
 
 
+def test_parallelogram_checks_hold_to_round_off_and_rigid_body_agrees():
+    """The closed chain's checks (through dynamics.free_body_wrenches and dynamics.power_balance), with a
+    point force on the coupler: every link balances and the actuator power equals dE/dt minus the force's power,
+    to round-off; a wrong pin force shows. The rigid-body stage gives the same motion, torques and checks."""
+    from dataclasses import replace
+
+    from structcheck.rigid.stage import rigid_body
+
+    chain = parallelogram()
+    t = np.linspace(0.0, 2.0, 201)
+    th, thd, thdd = smooth(t, 0.8, 0.6, np.array([2.1]))
+    g, forces = (0.0, -9.81, 0.0), {"hook": np.column_stack([3 * np.sin(2 * t), np.cos(t) - 20, 0.5 * t])}
+    motion = closed_chain_motion(chain, th, thd, thdd, t)
+    dyn = closed_chain_dynamics(chain, motion, g, forces)
+    eq = link_equilibrium(chain, dyn, g, forces)
+    assert eq.shape == (len(t), 4) and not eq[:, 0].any()  # the ground carries what is left
+    assert eq.max() < 1e-13
+    pb = power_balance(chain, dyn, g, forces)
+    assert pb < 1e-13
+    k = dyn.joint_names.index("pin")
+    W = dyn.joint_wrenches_world.copy()
+    W[:, k, 0] += 1.0  # 1 N more at the pin, against forces of tens of N
+    assert link_equilibrium(chain, replace(dyn, joint_wrenches_world=W), g, forces).max() > 1e-3
+    rb = rigid_body(chain, t, th, thd, thdd, g, forces, None)
+    for name in ("q", "qd", "qdd"):
+        assert np.array_equal(getattr(rb, name), getattr(motion, name)), name
+    assert np.array_equal(rb.tau[:, 0], dyn.tau[:, 0]) and not rb.tau[:, 1:].any()  # j2, j3 are passive
+    assert np.array_equal(rb.dynamics.joint_wrenches, dyn.joint_wrenches)
+    assert rb.power_balance == pb and rb.equilibrium == eq.max()
+    assert rb.cuts == chain.cuts and rb.warnings == ()
+    np.testing.assert_array_equal(rb.undetermined, dyn.undetermined)
+
+
 def test_parallelogram_static_pin_forces_hand_statics():
     """Massless parallelogram holding a weight W on the coupler at distance a from the crank pin C1. The
     rocker is a two-force member: its force s e (e along the rocker) from moments about C1,

@@ -119,6 +119,27 @@ def test_power_balance_general_robot(rng):
     assert link_equilibrium(robot, dyn, (0.3, -1.0, -9.81), {"tool": F}).max() < 1e-10
 
 
+def test_rigid_body_of_an_open_robot_is_the_trees_inverse_dynamics(rng):
+    """The rigid-body stage takes an open robot (a ClosedChain without cut joints) through the tree's own
+    inverse dynamics and checks: the same numbers to the bit, no cuts, an all-False undetermined mask, a tuple
+    of warnings."""
+    from structcheck.rigid.stage import as_chain, rigid_body
+
+    robot = general_robot(rng)
+    t, q, qd, qdd = smooth_trajectory(robot.n_dof, rng, n=60)
+    g, forces, payloads = (0.3, -1.0, -9.81), {"tool": np.column_stack([np.sin(3 * t), 5 + t, -t]) * 10}, {"tool": 1.5}
+    rb = rigid_body(as_chain(robot), t, q, qd, qdd, g, forces, payloads)
+    dyn = robot.inverse_dynamics(q, qd, qdd, g, forces, payloads)
+    for name in ("tau", "joint_wrenches", "joint_wrenches_world"):
+        assert np.array_equal(getattr(rb.dynamics, name), getattr(dyn, name)), name
+    assert np.array_equal(rb.dynamics.kinematics.a_origin, dyn.kinematics.a_origin)
+    assert np.array_equal(rb.tau, dyn.tau) and rb.q is q and rb.qd is qd and rb.qdd is qdd
+    assert rb.power_balance == power_balance(robot, q, qd, qdd, dyn, g, forces)
+    assert rb.equilibrium == float(np.nanmax(link_equilibrium(robot, dyn, g, forces)))
+    assert rb.cuts == () and rb.warnings == ()
+    assert rb.undetermined.shape == (len(robot.joints), 6) and not rb.undetermined.any()
+
+
 def test_tau_is_axis_component_and_gravity_matches_jacobian_transpose(rng):
     robot = general_robot(rng)
     q = rng.uniform(-1, 1, (5, robot.n_dof))

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.rigid.ik import (PAPER004_BRANCHES, UnreachableError, _point_jacobian, _rotvec, mg400_fk, mg400_ik,
+from structcheck.rigid.ik import (PAPER004_BRANCHES, UnreachableError, _rotvec, mg400_fk, mg400_ik,
                             paper004_ik, solve_ik, wrap_to_limits)
-from structcheck.rigid.kinematics import forward_kinematics, jacobian, point_world
+from structcheck.rigid.kinematics import forward_kinematics, jacobian, point_jacobian, point_world
 from structcheck.model.robot import Robot, rot_x, rot_z, trans
 
 DATA = Path(__file__).parent / "data"
@@ -133,12 +133,13 @@ def test_rotvec_matches_scipy(rng):
     np.testing.assert_allclose(_rotvec(R)[3:], rv[3:], atol=1e-12)
 
 
-def test_point_jacobian_matches_kinematics(rng):
-    robot = paper004()
+def test_point_jacobian_from_placements_equals_jacobian(rng):
+    """IK evaluates the Jacobian at the placements it already has; a named point and (link, xyz) are the same."""
+    robot = paper004().with_points({"tip": ("link6", (0.01, 0.02, 0.03))})
     q = rng.uniform(-3, 3, (7, 6))
-    xyz = np.array([0.01, 0.02, 0.03])
-    np.testing.assert_allclose(_point_jacobian(robot, forward_kinematics(robot, q), "link6", xyz),
-                               jacobian(robot, q, ("link6", xyz)), atol=1e-15)
+    J = jacobian(robot, q, "tip")
+    np.testing.assert_array_equal(point_jacobian(robot, forward_kinematics(robot, q), "tip"), J)
+    np.testing.assert_array_equal(jacobian(robot, q, ("link6", (0.01, 0.02, 0.03))), J)
 
 
 def test_bad_ik_input():

@@ -33,7 +33,9 @@ import math
 import numpy as np
 
 from ..errors import InputError
-from ..rigid.ik import _Task, _free_mask, _perp_basis, _resolve_point, solve_ik
+from ..rigid.ik import IKTask, free_mask, solve_ik
+from ..rigid.kinematics import forward_kinematics, jacobian, link_kinematics, resolve_point
+from ..spatial import perpendicular_basis
 from .laws import as_law
 
 HOLD_MODES = (None, "axis", "pose")
@@ -67,7 +69,7 @@ class CartesianLine:
                  tool_axis=(0.0, 0.0, 1.0), seed=None, locked=(), t_end=None, check_samples=201,
                  node_spacing=0.005, max_step=0.02):
         self.robot = robot
-        self.point, self.link, self.xyz = _resolve_point(robot, point)
+        self.point, self.link, self.xyz = resolve_point(robot, point)
         self.li = robot.link_names.index(self.link)
         self.p0, self.p1 = _vec3(p0, "p0"), _vec3(p1, "p1")
         self.length = float(np.linalg.norm(self.p1 - self.p0))
@@ -82,7 +84,7 @@ class CartesianLine:
             raise InputError("axis= goes with hold='axis' and rotation= with hold='pose'")
         self.hold = hold
         self.locked = tuple([locked] if isinstance(locked, str) else locked)
-        self.free = _free_mask(robot, self.locked)
+        self.free = free_mask(robot, self.locked)
         self.seed = robot.home if seed is None else robot._check_q(seed, "seed")[0]
         bps = sorted(float(b) for b in getattr(self.profile, "breakpoints", ()))
         if not bps and t_end is None:
@@ -94,24 +96,7 @@ class CartesianLine:
         self.breakpoints = tuple(bps)
         self.ramps = tuple(getattr(self.profile, "ramps", ()))
 
-        # the held orientation, from the seed unless given
-        from ..rigid.kinematics import forward_kinematics
-
-        R_seed = forward_kinematics(robot, self.seed)[0, self.li, :3, :3]
-        ta = np.asarray(tool_axis, float).reshape(-1)
-        if ta.shape != (3,) or not np.linalg.norm(ta) > 0:
-            raise InputError(f"tool_axis must be a nonzero (3,) vector in the link frame, got {tool_axis!r}")
-        self.tool_axis = ta / np.linalg.norm(ta)
-        self.axis = self.rotation = None
-        if hold == "axis":
-            a = R_seed @ self.tool_axis if axis is None else _vec3(axis, "axis")
-            if not np.linalg.norm(a) > 0:
-                raise InputError("axis must be a nonzero vector")
-            self.axis = a / np.linalg.norm(a)
-            self._basis = _perp_basis(self.axis[None])[0]
-        elif hold == "pose":
-            self.rotation = R_seed if rotation is None else np.asarray(rotation, float)
-            _Task(robot, point, self.p0, rotation=self.rotation)  # validates the matrix
+        self._set_held(point, hold, axis, rotation, tool_axis)
 
         # the profile must run from 0 to L over its span
         t_chk = np.unique(np.concatenate([np.linspace(self.t_start, self.t_stop, int(check_samples)), bps]))
@@ -147,6 +132,24 @@ class CartesianLine:
         q, _ = self._positions_rates(t_chk)
         robot.check_limits(q, t_chk)
 
+    def _set_held(self, point, hold, axis, rotation, tool_axis):
+        """The tool axis and the held axis or orientation (from the seed unless given), validated."""
+        R_seed = forward_kinematics(self.robot, self.seed)[0, self.li, :3, :3]
+        ta = np.asarray(tool_axis, float).reshape(-1)
+        if ta.shape != (3,) or not np.linalg.norm(ta) > 0:
+            raise InputError(f"tool_axis must be a nonzero (3,) vector in the link frame, got {tool_axis!r}")
+        self.tool_axis = ta / np.linalg.norm(ta)
+        self.axis = self.rotation = None
+        if hold == "axis":
+            a = R_seed @ self.tool_axis if axis is None else _vec3(axis, "axis")
+            if not np.linalg.norm(a) > 0:
+                raise InputError("axis must be a nonzero vector")
+            self.axis = a / np.linalg.norm(a)
+            self._basis = perpendicular_basis(self.axis)
+        elif hold == "pose":
+            self.rotation = R_seed if rotation is None else np.asarray(rotation, float)
+            IKTask(self.robot, point, self.p0, rotation=self.rotation)  # validates the matrix
+
     # ------------------------------------------------------------------ task pieces
     @property
     def _kind(self):
@@ -164,8 +167,6 @@ class CartesianLine:
 
     def _task_jacobian(self, q):
         """Task Jacobian over the free joints (n, rows, n_free)."""
-        from ..rigid.kinematics import jacobian
-
         J = jacobian(self.robot, q, (self.link, self.xyz))
         if self.hold == "axis":
             J = np.concatenate([J[:, :3], np.einsum("ki,nij->nkj", self._basis, J[:, 3:])], axis=1)
@@ -288,8 +289,6 @@ class CartesianLine:
 
     def _bias(self, q, qd):
         """Jd qd (n, rows): the task acceleration at qdd = 0, from the link kinematics."""
-        from ..rigid.kinematics import link_kinematics
-
         kin = link_kinematics(self.robot, q, qd, None)
         R = kin.T_world_link[:, self.li, :3, :3]
         w, al, ao = kin.omega[:, self.li], kin.alpha[:, self.li], kin.a_origin[:, self.li]

@@ -5,7 +5,7 @@ Joint wrench convention: [Fx, Fy, Fz, Mx, My, Mz] exerted BY THE PARENT ON THE C
 (the child frame origin), in child axes. Its component along the joint axis is the actuator torque/force.
 
 The recursion works on component-major blocks of samples in frames where every joint turns about z (see
-structcheck.kinematics): the Newton-Euler equations of all links are evaluated at once, and the wrenches are
+structcheck.rigid.kinematics): the Newton-Euler equations of all links are evaluated at once, and the wrenches are
 carried from child to parent by one constant 3x3 product and one plane rotation per joint.
 """
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Dynamics:
     ``kinematics`` of the links and their ``inertials``.
 
     ``undetermined`` (n_joints, 6) bool: wrench components the model does not determine (the values given are
-    those of the open tree), as in :class:`structcheck.closedchain.ClosedChainDynamics`; here the joints of
+    those of the open tree), as in :class:`structcheck.rigid.closedchain.ClosedChainDynamics`; here the joints of
     the loops that URDF mimic joints stand for (see :func:`mimic_loops`). ``warnings``: one sentence per
     such loop, naming its joints."""
 
@@ -97,14 +97,9 @@ def mimic_loops(robot) -> tuple:
     nj = len(robot.joints)
     mask = np.zeros((nj, 6), bool)
     idx = {j.name: k for k, j in enumerate(robot.joints)}
-    parent_joint = {j.child: k for k, j in enumerate(robot.joints)}
 
     def to_base(link):
-        path = []
-        while link in parent_joint:
-            path.append(parent_joint[link])
-            link = robot.joints[parent_joint[link]].parent
-        return path
+        return [idx[j.name] for j in robot.path_to_base(link)]
 
     loops = {}  # source joint -> (mimic joints, loop joints)
     for k, j in enumerate(robot.joints):
@@ -129,26 +124,6 @@ def mimic_loops(robot) -> tuple:
     return mask, tuple(warnings)
 
 
-def _external(robot, kin, point_forces, n_t):
-    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point forces, link axes."""
-    nl = len(robot.links)
-    F = np.zeros((n_t, nl, 3))
-    M = np.zeros((n_t, nl, 3))
-    for pname, f in (point_forces or {}).items():
-        if pname not in robot.points:
-            raise InputError(f"point force at unknown point {pname!r}; the robot's points are "
-                             f"{sorted(robot.points)}")
-        f = np.broadcast_to(np.asarray(f, float), (n_t, 3))
-        if not np.all(np.isfinite(f)):
-            raise InputError(f"the force at point {pname!r} is not finite")
-        lname, xyz = robot.points[pname]
-        i = robot.link_names.index(lname)
-        fl = np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], f)
-        F[:, i] += fl
-        M[:, i] += np.cross(xyz, fl)
-    return F, M
-
-
 def _point_forces(robot, point_forces, n_t):
     """Validated point forces: list of (link index, xyz (3,) link frame, force (n_t, 3) world axes)."""
     out = []
@@ -162,6 +137,67 @@ def _point_forces(robot, point_forces, n_t):
         lname, xyz = robot.points[pname]
         out.append((robot.link_names.index(lname), np.asarray(xyz, float), f))
     return out
+
+
+def _external(robot, kin, point_forces, n_t):
+    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point forces, link axes."""
+    nl = len(robot.links)
+    F = np.zeros((n_t, nl, 3))
+    M = np.zeros((n_t, nl, 3))
+    for i, xyz, f in _point_forces(robot, point_forces, n_t):
+        fl = np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], f)
+        F[:, i] += fl
+        M[:, i] += np.cross(xyz, fl)
+    return F, M
+
+
+def _link_wrenches(TF, VF, m, c, I_F, g, forces):
+    """Newton-Euler of every link at once for one block of n samples, F axes (component-major): the force and
+    moment about the link origin (n_links, 2, 3, n) that the rest of the robot must exert on each link (the
+    base's is computed but not used: the ground carries it). ``m`` (nl, 1), ``c`` (3, nl, 1) and ``I_F`` (nl,
+    3, 3) in F axes; ``forces`` [(link, xyz in F axes, force (n, 3) world)]."""
+    n = TF.shape[-1]
+    R = TF[:, :3, :3]
+    w, al, a = VF[0].swapaxes(0, 1), VF[1].swapaxes(0, 1), VF[3].swapaxes(0, 1)  # (3, nl, n)
+    acc = a + cross(al, c)
+    acc += cross(w, cross(w, c))
+    for i in range(3):
+        if g[i] != 0:
+            acc -= R[:, i].swapaxes(0, 1) * g[i]  # gravity in F axes: rows of R_world_F
+    G = np.empty((len(m), 2, 3, n))
+    F = G[:, 0].swapaxes(0, 1)
+    np.multiply(acc, m, out=F)
+    N = G[:, 1]
+    np.matmul(I_F, VF[1], out=N)
+    N += cross(w, np.matmul(I_F, VF[0]).swapaxes(0, 1)).swapaxes(0, 1)
+    N += cross(c, F).swapaxes(0, 1)
+    for l, xyz, f in forces:
+        fT = f.T
+        fl = R[l, 0] * fT[0] + R[l, 1] * fT[1] + R[l, 2] * fT[2]  # R_world_F^T f
+        G[l, 0] -= fl
+        G[l, 1] += cross_const(fl, xyz)
+    return G
+
+
+def _carry_to_parents(pl, G, cs, qj):
+    """Children before parents: add to every link's wrench G (n_links, 2, 3, n) those of the links beyond it,
+    so that G of a joint's child is what the joint carries. ``cs`` {joint: (cos q, sin q)}, ``qj`` (n, n_joints)."""
+    Z = np.empty((2, 3, G.shape[-1]))
+    for st in reversed(pl.steps):
+        if st.parent == pl.base:
+            continue
+        Gc, Gp = G[st.child], G[st.parent]
+        if st.kind == "revolute":
+            co, s = cs[st.k]
+            turn_z(Gc, co, s, Z)
+            Zp = np.matmul(st.M, Z)
+        else:
+            Zp = np.matmul(st.M, Gc)
+        Gp += Zp
+        if st.kind == "prismatic":
+            Gp[1] += cross(st.r[:, None] + st.d[:, None] * qj[:, st.k], Zp[0])
+        elif st.r.any():
+            Gp[1] -= cross_const(Zp[0], st.r)
 
 
 def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=None, payloads=None) -> Dynamics:
@@ -209,43 +245,8 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     for sl, TF, VF, cs in kinematics_blocks(robot, qj, qdj, qddj, T, V):
         n = TF.shape[-1]
         R = TF[:, :3, :3]
-        w, al, a = VF[0].swapaxes(0, 1), VF[1].swapaxes(0, 1), VF[3].swapaxes(0, 1)  # (3, nl, n)
-        # Newton-Euler of every link at once, F axes: force and moment about the link origin that the rest of
-        # the robot must exert on it (the base's is computed but not used: the ground carries it)
-        acc = a + cross(al, c)
-        acc += cross(w, cross(w, c))
-        for i in range(3):
-            if g[i] != 0:
-                acc -= R[:, i].swapaxes(0, 1) * g[i]  # gravity in F axes: rows of R_world_F
-        G = np.empty((nl, 2, 3, n))
-        F = G[:, 0].swapaxes(0, 1)
-        np.multiply(acc, m, out=F)
-        N = G[:, 1]
-        np.matmul(I_F, VF[1], out=N)
-        N += cross(w, np.matmul(I_F, VF[0]).swapaxes(0, 1)).swapaxes(0, 1)
-        N += cross(c, F).swapaxes(0, 1)
-        for l, xyz, f in forces:
-            fT = f[sl].T
-            fl = R[l, 0] * fT[0] + R[l, 1] * fT[1] + R[l, 2] * fT[2]  # R_world_F^T f
-            G[l, 0] -= fl
-            G[l, 1] += cross_const(fl, xyz)
-        # children before parents: a joint carries its child's wrench and everything beyond it
-        Z = np.empty((2, 3, n))
-        for st in reversed(pl.steps):
-            if st.parent == pl.base:
-                continue
-            Gc, Gp = G[st.child], G[st.parent]
-            if st.kind == "revolute":
-                co, s = cs[st.k]
-                turn_z(Gc, co, s, Z)
-                Zp = np.matmul(st.M, Z)
-            else:
-                Zp = np.matmul(st.M, Gc)
-            Gp += Zp
-            if st.kind == "prismatic":
-                Gp[1] += cross(st.r[:, None] + st.d[:, None] * qj[sl, st.k], Zp[0])
-            elif st.r.any():
-                Gp[1] -= cross_const(Zp[0], st.r)
+        G = _link_wrenches(TF, VF, m, c, I_F, g, [(l, xyz, f[sl]) for l, xyz, f in forces])
+        _carry_to_parents(pl, G, cs, qj[sl])
         GG = np.empty((2, nj, 2, 3, n))
         Gj = G[by_child]
         GG[0] = Gj
@@ -262,7 +263,7 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
                     undetermined=undetermined, warnings=warnings)
 
 
-def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
+def _energy_rate(dyn: Dynamics, gravity) -> np.ndarray:
     """dE/dt (n_t,) of kinetic + gravitational potential energy, computed analytically [W]."""
     kin, inert = dyn.kinematics, dyn.inertials
     c = inert.com[None]
@@ -276,36 +277,29 @@ def energy_rate(robot, dyn: Dynamics, gravity) -> np.ndarray:
     return trans + rot
 
 
-def kinetic_energy(robot, dyn: Dynamics) -> np.ndarray:
-    """Kinetic energy (n_t,) [J] of all links, sum(1/2 m v_c . v_c + 1/2 w . I_c w), from ``dyn``'s link
-    kinematics and inertials (v_c the COM velocity; w, I_c in link axes)."""
-    kin, inert = dyn.kinematics, dyn.inertials
-    v_com = kin.v_origin + np.cross(kin.omega, inert.com[None])
-    return 0.5 * np.sum(inert.mass[None] * np.sum(v_com ** 2, axis=2), axis=1) + \
-        0.5 * np.sum(np.einsum("tli,lij,tlj->tl", kin.omega, inert.inertia, kin.omega), axis=1)
-
-
-def external_power(robot, dyn: Dynamics, point_forces) -> np.ndarray:
+def _external_power(robot, dyn: Dynamics, point_forces) -> np.ndarray:
     """Power (n_t,) of the external point forces [W]."""
     kin = dyn.kinematics
     P = np.zeros(kin.omega.shape[0])
-    for pname, f in (point_forces or {}).items():
-        lname, xyz = robot.points[pname]
-        i = robot.link_names.index(lname)
+    for i, xyz, f in _point_forces(robot, point_forces, len(P)):
         v = kin.v_origin[:, i] + np.cross(kin.omega[:, i], xyz)
-        v_world = np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], v)
-        P += np.einsum("ti,ti->t", np.broadcast_to(np.asarray(f, float), v_world.shape), v_world)
+        P += np.einsum("ti,ti->t", f, np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], v))
     return P
 
 
 def power_balance(robot, q, qd, qdd, dyn: Dynamics, gravity=(0.0, 0.0, -9.81), point_forces=None) -> float:
-    """max |sum tau qd + P_ext - dE/dt| / max |sum tau qd| over the samples (dE/dt analytic)."""
+    """Relative power balance: max |sum tau qd + P_ext - dE/dt| / max |sum tau qd| over the samples, with dE/dt
+    analytic from ``dyn``'s link kinematics and inertials.
+
+    ``qd`` (n_t, n_tau): the rates of the coordinates that ``dyn.tau`` (n_t, n_tau) drives (a closed chain's
+    actuated ones, with its ClosedChainDynamics as ``dyn``); ``q`` and ``qdd`` are not used."""
     qd = np.atleast_2d(np.asarray(qd, float))
     p_act = np.sum(dyn.tau * qd, axis=1)
-    res = p_act + external_power(robot, dyn, point_forces) - energy_rate(robot, dyn, gravity)
+    dE = _energy_rate(dyn, gravity)
+    res = p_act + _external_power(robot, dyn, point_forces) - dE
     scale = np.max(np.abs(p_act))
     if scale == 0:
-        scale = max(np.max(np.abs(energy_rate(robot, dyn, gravity))), 1e-300)
+        scale = max(np.max(np.abs(dE)), 1e-300)
     return float(np.max(np.abs(res)) / scale)
 
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..spatial import perpendicular_basis
+from .kinematics import forward_kinematics, point_jacobian, resolve_point
 
 LIMIT_MODES = ("respect", "report")
 
@@ -69,22 +71,6 @@ class IKResult:
 # ------------------------------------------------------------------------------------------ task definition
 
 
-def _resolve_point(robot, point):
-    if isinstance(point, str):
-        if point not in robot.points:
-            raise InputError(f"unknown point {point!r}; the robot's points are {sorted(robot.points)}")
-        link, xyz = robot.points[point]
-        return point, link, np.asarray(xyz, float)
-    try:
-        link, xyz = point
-        xyz = np.asarray(xyz, float).reshape(3)
-    except (TypeError, ValueError):
-        raise InputError(f"a point is a name of robot.points or (link name, (3,) xyz), got {point!r}") from None
-    if link not in robot.link_names:
-        raise InputError(f"point on unknown link {link!r}; the robot's links are {list(robot.link_names)}")
-    return f"{link}:{tuple(xyz)}", link, xyz
-
-
 def _vectors(x, n, what):
     """(n, 3) from (3,) or (n, 3); n = None takes the count from x."""
     a = np.asarray(x, float)
@@ -105,14 +91,6 @@ def _unit_rows(a, what):
         k = int(np.argmax(norm < 1e-12))
         raise InputError(f"{what} of target {k} is a zero vector; give a direction")
     return a / norm[:, None]
-
-
-def _perp_basis(a):
-    """Two unit vectors (n, 2, 3) normal to unit vectors a (n, 3) and to each other."""
-    helper = np.where(np.abs(a[:, [0]]) < 0.9, [[1.0, 0.0, 0.0]], [[0.0, 1.0, 0.0]])
-    b1 = np.cross(a, helper)
-    b1 /= np.linalg.norm(b1, axis=1)[:, None]
-    return np.stack([b1, np.cross(a, b1)], axis=1)
 
 
 def _rotvec(R):
@@ -144,42 +122,17 @@ def _rotvec(R):
     return v * scale[:, None]
 
 
-def _point_jacobian(robot, T, link, xyz):
-    """Geometric Jacobian (n, 6, n_dof) of point xyz on ``link`` from link placements T (n, n_links, 4, 4);
-    the same conventions as structcheck.kinematics.jacobian (rows [v; w], world axes), without a second forward
-    kinematics pass."""
-    li = robot.link_names.index(link)
-    x = T[:, li, :3, :3] @ xyz + T[:, li, :3, 3]
-    J = np.zeros((T.shape[0], 6, robot.n_dof))
-    col = {nm: k for k, nm in enumerate(robot.dof_names)}
-    by_child = {j.child: j for j in robot.joints}
-    ln = link
-    while ln in by_child:
-        j = by_child[ln]
-        ln = j.parent
-        if not j.movable:
-            continue
-        c = robot.link_names.index(j.child)
-        z = T[:, c, :3, :3] @ j.axis
-        src, m = (j.name, 1.0) if j.mimic is None else (j.mimic[0], j.mimic[1])
-        k = col[src]
-        if j.type == "prismatic":
-            J[:, :3, k] += m * z
-        else:
-            J[:, :3, k] += m * np.cross(z, x - T[:, c, :3, 3])
-            J[:, 3:, k] += m * z
-    return J
-
-
-class _Task:
-    """Residual and Jacobian of one IK task for all targets (rows of the arrays)."""
+class IKTask:
+    """Residual and Jacobian of one IK task for all targets (rows of the arrays): robot ``point`` (a name or
+    (link name, xyz)) to ``position`` (n, 3) [m, world], optionally the link's ``tool_axis`` onto ``axis`` (n, 3)
+    or the link frame onto ``rotation`` (n, 3, 3); see :func:`solve_ik`. Validates every target."""
 
     def __init__(self, robot, point, position, axis=None, rotation=None, tool_axis=(0.0, 0.0, 1.0)):
         if axis is not None and rotation is not None:
             raise InputError("give either axis= (tool axis direction, 5-D task) or rotation= (full orientation, "
                              "6-D task), not both")
         self.robot = robot
-        self.name, self.link, self.xyz = _resolve_point(robot, point)
+        self.name, self.link, self.xyz = resolve_point(robot, point)
         self.li = robot.link_names.index(self.link)
         self.p = _vectors(position, None, "target position")
         n = self.p.shape[0]
@@ -187,7 +140,7 @@ class _Task:
         if axis is not None:
             self.kind, self.rows = "position+axis", 5
             self.a = _unit_rows(_vectors(axis, n, "target axis"), "target axis")
-            self.basis = _perp_basis(self.a)
+            self.basis = perpendicular_basis(self.a)
             ta = np.asarray(tool_axis, float).reshape(-1)
             if ta.shape != (3,) or not np.linalg.norm(ta) > 0:
                 raise InputError(f"tool_axis must be a nonzero (3,) vector in the link frame, got {tool_axis!r}")
@@ -220,13 +173,11 @@ class _Task:
 
     def evaluate(self, q, tgt):
         """Residual r (n, rows), Jacobian (n, rows, n_dof), position error [m] and angle error [rad]."""
-        from .kinematics import forward_kinematics
-
         Tall = forward_kinematics(self.robot, q)
         T = Tall[:, self.li]
         R = T[:, :3, :3]
         p = R @ self.xyz + T[:, :3, 3]
-        J = _point_jacobian(self.robot, Tall, self.link, self.xyz)
+        J = point_jacobian(self.robot, Tall, (self.link, self.xyz))
         dp = tgt["p"] - p
         pos_err = np.linalg.norm(dp, axis=1)
         if self.kind == "position":
@@ -307,21 +258,10 @@ def solve_ik(robot, point, position, *, axis=None, rotation=None, tool_axis=(0.0
         raise InputError(f"limits must be one of {LIMIT_MODES}, got {limits!r}")
     if not (tol > 0 and angle_tol > 0 and max_iter >= 1):
         raise InputError(f"tol and angle_tol must be > 0 and max_iter >= 1, got {tol}, {angle_tol}, {max_iter}")
-    task = _Task(robot, point, position, axis, rotation, tool_axis)
-    n, nd = task.n, robot.n_dof
-    free = _free_mask(robot, locked)
-    if seed is None:
-        q = np.tile(robot.home, (n, 1))
-    else:
-        s = np.asarray(seed, float)
-        if s.ndim == 1:
-            s = s[None, :]
-        if s.ndim != 2 or s.shape[1] != nd or s.shape[0] not in (1, n):
-            raise InputError(f"seed must have shape ({nd},) or ({n}, {nd}) for joints {list(robot.dof_names)}, "
-                             f"got {np.shape(seed)}")
-        if not np.all(np.isfinite(s)):
-            raise InputError("seed contains NaN or inf")
-        q = np.array(np.broadcast_to(s, (n, nd)))
+    task = IKTask(robot, point, position, axis, rotation, tool_axis)
+    n = task.n
+    free = free_mask(robot, locked)
+    q = _seed_values(robot, seed, n)
     if times is not None:
         times = np.asarray(times, float).reshape(-1)
         if times.shape != (n,):
@@ -370,7 +310,25 @@ def solve_ik(robot, point, position, *, axis=None, rotation=None, tool_axis=(0.0
     return result
 
 
-def _free_mask(robot, locked):
+def _seed_values(robot, seed, n) -> np.ndarray:
+    """Start values (n, n_dof) from ``seed`` (n_dof,) or (n, n_dof) [rad, m], or home when None (a new array)."""
+    nd = robot.n_dof
+    if seed is None:
+        return np.tile(robot.home, (n, 1))
+    s = np.asarray(seed, float)
+    if s.ndim == 1:
+        s = s[None, :]
+    if s.ndim != 2 or s.shape[1] != nd or s.shape[0] not in (1, n):
+        raise InputError(f"seed must have shape ({nd},) or ({n}, {nd}) for joints {list(robot.dof_names)}, "
+                         f"got {np.shape(seed)}")
+    if not np.all(np.isfinite(s)):
+        raise InputError("seed contains NaN or inf")
+    return np.array(np.broadcast_to(s, (n, nd)))
+
+
+def free_mask(robot, locked) -> np.ndarray:
+    """Bool mask (n_dof,) of the joints IK may move: all but the ``locked`` names (InputError for unknown names
+    or when nothing is left to move)."""
     if isinstance(locked, str):
         locked = (locked,)
     unknown = [j for j in locked if j not in robot.dof_names]
@@ -411,8 +369,6 @@ def _failure(robot, task, res, times, lower, upper, respect):
 
 # ------------------------------------------------------------------------------------------ paper 004 closed form
 
-#: paper 004, Table 1 (modified D-H): d1, a2, a3, d6 [m]
-PAPER004_DIMENSIONS = {"d1": 0.250, "a2": 0.385, "a3": 0.392, "d6": 0.188}
 #: order of the branches returned by :func:`paper004_ik`
 PAPER004_BRANCHES = ("theta1 = atan2(py, px) (eq. 6), theta3 >= 0", "theta1 = atan2(py, px) (eq. 6), theta3 < 0",
                      "theta1 = atan2(py, px) + 180 deg, theta3 >= 0", "theta1 = atan2(py, px) + 180 deg, theta3 < 0")

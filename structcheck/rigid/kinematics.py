@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
+
 # samples per block: large enough that the per-joint Python and numpy call overhead is shared by many samples,
 # small enough that a block's arrays stay near the CPU cache and memory stays bounded for long motions
 # (benchmarks/bench_dynamics.py: 2,000 to 4,000 is best on a 2-core machine with 1 MB of L2 cache per core)
@@ -205,6 +207,42 @@ def plan(robot) -> Plan:
     return out
 
 
+def _carry_motion(st, Vp, Vc, r, offset, cs, qd, qdd):
+    """The parent's motion Vp (4, 3, n) (F_parent axes) carried to the child origin at r from the parent's
+    (``offset``: r is not zero), turned into F_child axes, plus the joint's own rates qd, qdd (n,): Vc (4, 3, n).
+    ``cs`` (cos q, sin q) of a revolute joint."""
+    Y = np.empty(Vc.shape) if st.kind == "revolute" else Vc
+    np.matmul(st.M.T, Vp[:2], out=Y[:2])
+    if offset:  # v + w x r, a + alpha x r + w x (w x r)
+        w, al = Vp[0], Vp[1]
+        if r.ndim == 1:
+            wr, alr = cross_const(w, r), cross_const(al, r)
+        else:
+            wr, alr = cross(w, r), cross(al, r)
+        U = np.empty((2,) + wr.shape)
+        np.add(Vp[2], wr, out=U[0])
+        np.add(Vp[3], alr, out=U[1])
+        U[1] += cross(w, wr)
+        np.matmul(st.M.T, U, out=Y[2:])
+    else:
+        np.matmul(st.M.T, Vp[2:], out=Y[2:])
+    if st.kind == "revolute":
+        co, s = cs
+        turn_z(Y, co, s, Vc, inverse=True)
+        w_in0, w_in1 = Vc[0, 0], Vc[0, 1]
+        # alpha += w_in x (qd e_z) + qdd e_z; omega += qd e_z
+        Vc[1, 0] += w_in1 * qd
+        Vc[1, 1] -= w_in0 * qd
+        Vc[1, 2] += qdd
+        Vc[0, 2] += qd
+    elif st.kind == "prismatic":
+        # a += 2 w x (qd e_z) + qdd e_z; v += qd e_z
+        Vc[3, 0] += Vc[0, 1] * (2 * qd)
+        Vc[3, 1] -= Vc[0, 0] * (2 * qd)
+        Vc[3, 2] += qdd
+        Vc[2, 2] += qd
+
+
 def forward_block(pl: Plan, qj, qdj, qddj, TF, VF):
     """The recursion over one block of n samples, component-major, in the links' F frames.
 
@@ -259,36 +297,7 @@ def forward_block(pl: Plan, qj, qdj, qddj, TF, VF):
                 Vc[lin + 1, 2] = qdd
             continue
         # the parent's motion carried to the child origin, F_parent axes, then turned into F_child axes
-        Vp = VF[:, p]
-        Y = np.empty(Vc.shape) if kind == "revolute" else Vc
-        np.matmul(st.M.T, Vp[:2], out=Y[:2])
-        if offset:  # v + w x r, a + alpha x r + w x (w x r)
-            w, al = Vp[0], Vp[1]
-            if r.ndim == 1:
-                wr, alr = cross_const(w, r), cross_const(al, r)
-            else:
-                wr, alr = cross(w, r), cross(al, r)
-            U = np.empty((2,) + wr.shape)
-            np.add(Vp[2], wr, out=U[0])
-            np.add(Vp[3], alr, out=U[1])
-            U[1] += cross(w, wr)
-            np.matmul(st.M.T, U, out=Y[2:])
-        else:
-            np.matmul(st.M.T, Vp[2:], out=Y[2:])
-        if kind == "revolute":
-            turn_z(Y, co, s, Vc, inverse=True)
-            w_in0, w_in1 = Vc[0, 0], Vc[0, 1]
-            # alpha += w_in x (qd e_z) + qdd e_z; omega += qd e_z
-            Vc[1, 0] += w_in1 * qd
-            Vc[1, 1] -= w_in0 * qd
-            Vc[1, 2] += qdd
-            Vc[0, 2] += qd
-        elif kind == "prismatic":
-            # a += 2 w x (qd e_z) + qdd e_z; v += qd e_z
-            Vc[3, 0] += Vc[0, 1] * (2 * qd)
-            Vc[3, 1] -= Vc[0, 0] * (2 * qd)
-            Vc[3, 2] += qdd
-            Vc[2, 2] += qd
+        _carry_motion(st, VF[:, p], Vc, r, offset, cs.get(st.k), qd, qdd)
     return cs
 
 
@@ -357,6 +366,24 @@ def kinematics_blocks(robot, qj, qdj, qddj, T, V, block: int | None = None):
         yield sl, TF, VF, cs
 
 
+def resolve_point(robot, point) -> tuple:
+    """(name, link name, xyz (3,) [m] in the link frame) of a point given by its name in ``robot.points`` or as
+    (link name, (3,) xyz); InputError naming the valid points or links otherwise."""
+    if isinstance(point, str):
+        if point not in robot.points:
+            raise InputError(f"unknown point {point!r}; the robot's points are {sorted(robot.points)}")
+        link, xyz = robot.points[point]
+        return point, link, np.asarray(xyz, float)
+    try:
+        link, xyz = point
+        xyz = np.asarray(xyz, float).reshape(3)
+    except (TypeError, ValueError):
+        raise InputError(f"a point is a name of robot.points or (link name, (3,) xyz), got {point!r}") from None
+    if link not in robot.link_names:
+        raise InputError(f"point on unknown link {link!r}; the robot's links are {list(robot.link_names)}")
+    return f"{link}:{tuple(xyz)}", link, xyz
+
+
 def point_world(robot, T_world_link: np.ndarray, point) -> np.ndarray:
     """World position (n_t, 3) of a named point or (link name, xyz)."""
     link, xyz = robot.points[point] if isinstance(point, str) else point
@@ -364,36 +391,33 @@ def point_world(robot, T_world_link: np.ndarray, point) -> np.ndarray:
     return np.einsum("tij,j->ti", T[:, :3, :3], np.asarray(xyz, float)) + T[:, :3, 3]
 
 
-def jacobian(robot, q, point) -> np.ndarray:
-    """Geometric Jacobian (n_t, 6, n_dof) of a point: rows [v; w] in world axes, d(point)/dq and rotation rate."""
-    if isinstance(point, str) and point not in robot.points:
-        from ..errors import InputError
-
-        raise InputError(f"unknown point {point!r}; the robot's points are {sorted(robot.points)}")
-    link, xyz = robot.points[point] if isinstance(point, str) else point
-    kin = link_kinematics(robot, q)
-    T = kin.T_world_link
-    x = point_world(robot, T, (link, xyz))
-    n_t = T.shape[0]
-    J = np.zeros((n_t, 6, robot.n_dof))
+def point_jacobian(robot, T_world_link: np.ndarray, point) -> np.ndarray:
+    """Geometric Jacobian (n_t, 6, n_dof) of ``point`` (a name or (link name, xyz)) at the link placements
+    ``T_world_link`` (n_t, n_links, 4, 4): rows [v; w] in world axes, d(point)/dq [m/rad or 1] and the link's
+    rotation rate [rad/rad or rad/m] per dof (mimic joints count through their multipliers)."""
+    _, link, xyz = resolve_point(robot, point)
+    T = T_world_link
+    li = robot.link_names.index(link)
+    x = T[:, li, :3, :3] @ xyz + T[:, li, :3, 3]
+    J = np.zeros((T.shape[0], 6, robot.n_dof))
     col = {n: k for k, n in enumerate(robot.dof_names)}
-    # the joints on the path from the base to the point's link
-    by_child = {j.child: j for j in robot.joints}
-    path, ln = [], link
-    while ln in by_child:
-        path.append(by_child[ln])
-        ln = by_child[ln].parent
-    for j in path:
+    for j in robot.path_to_base(link):
         if not j.movable:
             continue
         c = robot.link_names.index(j.child)
-        z = np.einsum("tij,j->ti", T[:, c, :3, :3], j.axis)
-        o = T[:, c, :3, 3]
+        z = T[:, c, :3, :3] @ j.axis
         src, m = (j.name, 1.0) if j.mimic is None else (j.mimic[0], j.mimic[1])
         k = col[src]
         if j.type == "prismatic":
             J[:, :3, k] += m * z
         else:
-            J[:, :3, k] += m * np.cross(z, x - o)
+            J[:, :3, k] += m * np.cross(z, x - T[:, c, :3, 3])
             J[:, 3:, k] += m * z
     return J
+
+
+def jacobian(robot, q, point) -> np.ndarray:
+    """Geometric Jacobian (n_t, 6, n_dof) of a point at dof values q (n_t, n_dof): rows [v; w] in world axes,
+    d(point)/dq and rotation rate; see :func:`point_jacobian`."""
+    resolve_point(robot, point)  # a bad point fails before the kinematics
+    return point_jacobian(robot, forward_kinematics(robot, q), point)
