@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import InputError
 from .model.materials import Material, get_material
+from .spatial import skew
 
 # Paper 003 (Cheng et al. 2021, Appl. Sci. 11), Table 2: KR500 bodies as homogeneous steel cylinders along e1,
 # density 7801 kg/m^3. Columns: length [m], radius [m], mass [kg], J11, J22 = J33 [kg m^2] (rounded to 4 decimals).
@@ -372,7 +373,7 @@ def case_interface_wrench(quick: bool = False) -> list[dict]:
     f_pr = -pr * L * h * np.array([0.0, 1.0, 0.0])  # side face y = b/2: area L h, outward normal +y
     applied_f = F + f_body + f_pr
     applied_m = M + np.cross(p, F) + m_body + np.cross([L / 2, b / 2, 0.0], f_pr)
-    body = part.resultant(part.body_load_basis() @ np.r_[g - a0, (-_skew(al) - _skew(om) @ _skew(om)).ravel()])
+    body = part.resultant(part.body_load_basis() @ np.r_[g - a0, (-skew(al) - skew(om) @ skew(om)).ravel()])
     load_scale = np.linalg.norm(applied_f) + np.linalg.norm(applied_m) / l
     rows += [
         _row(c, "body-load resultant vs m (g - a_O - al x c - om x (om x c)) and moment - I_O al - om x I_O om",
@@ -384,10 +385,6 @@ def case_interface_wrench(quick: bool = False) -> list[dict]:
              np.linalg.norm(sol.reaction[3:] + applied_m) / l, 1e-8, scale=load_scale),
     ]
     return rows
-
-
-def _skew(v):
-    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
 
 
 def case_transient(quick: bool = False) -> list[dict]:

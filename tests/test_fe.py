@@ -10,10 +10,6 @@ from structcheck.geometry import PartBuilder, on_plane
 from structcheck.verify import beam_part, timoshenko_tip_deflection
 
 
-def skew(v):
-    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
-
-
 @pytest.fixture(scope="module")
 def ell(tmp_path_factory):
     """An L-shaped bracket (two fused boxes, no symmetry: its inertia has products) with a 'base' (z = 0),
@@ -44,7 +40,7 @@ def test_pressure_pushes_into_the_surface(ell):
 def test_body_load_resultants_equal_rigid_body_inertia(ell, rng):
     """int rho (g - a_O - al x x - w x (w x x)) dV = m (g - a_c) and its moment about the origin is
     m c x (g - a_O) - I_O al - w x I_O w, with the exact mass properties of the same mesh."""
-    from structcheck.fe.part import body_coefficients
+    from structcheck.loads import body_coefficients  # moved out of fe
 
     mp = ell.mass_properties()
     m, c, I_O = mp.mass, mp.com, mp.inertia_origin
@@ -62,7 +58,7 @@ def test_clamp_reactions_balance_all_applied_loads(ell):
     g, w, al, a0 = np.array([0, 0, -9.81]), np.array([0.0, 0.0, 3.0]), np.array([1.0, -2.0, 4.0]), np.array([0.5, 0, 0])
     sol = ell.solve_static(["base"], wrenches={"flange": (F, M, p)}, pressures={"top": 1e4}, gravity=g,
                            angular_velocity=w, angular_acceleration=al, acceleration=a0)
-    from structcheck.fe.part import body_coefficients
+    from structcheck.loads import body_coefficients  # moved out of fe
 
     applied = (ell.resultant(ell.wrench_basis("flange", p) @ np.r_[F, M]) + ell.resultant(ell.pressure_load("top", 1e4))
                + ell.resultant(ell.body_load_basis() @ body_coefficients(g, a0, w, al)[0]))
@@ -100,7 +96,7 @@ def test_named_line_supports_come_from_edge_selection():
     edges = part.select_edges(lambda x: np.isclose(x[1], -0.01) & np.isclose(x[2], -0.01))
     assert len(edges) == 10  # one mesh edge per element along the beam's bottom corner line
     lined = part.with_edges({"corner": edges})
-    nodes = lined._named_nodes("corner")
+    nodes = lined.named_nodes("corner")
     assert len(nodes) == 21  # 11 vertices and 10 edge midpoints
     np.testing.assert_allclose(lined.points[nodes, 1:], -0.01)
     assert lined.with_surfaces({"root": part.surface_facets("root")}).edges == ("corner",)
