@@ -234,6 +234,7 @@ def case_cantilever_modes(quick: bool = False) -> list[dict]:
     """Square cantilever 0.4 x 0.04 x 0.04 m (L/h = 10): first three bending frequencies against the Timoshenko
     frequency equation. The torsion and axial modes fall between the second and third bending pairs; bending
     modes are found by shape and each equal pair counts once."""
+    from .fe.supports import submatrix
     from .fe.transient import modes
 
     c = "cantilever_modes"
@@ -241,7 +242,7 @@ def case_cantilever_modes(quick: bool = False) -> list[dict]:
     mat = get_material("structural_steel")
     part = beam_part(L, h, h, *((24, 3) if quick else (40, 4)), mat)
     free = part.free_dofs(["root"])
-    md = modes(part.stiffness[free][:, free], part.mass_matrix[free][:, free], 12)
+    md = modes(submatrix(part.stiffness, free), submatrix(part.mass_matrix, free), 12)
     phi = np.zeros((part.n_dofs, len(md.omega)))
     phi[free] = md.phi
     bending, axial = _classify_modes(part, phi)
@@ -393,6 +394,7 @@ def case_transient(quick: bool = False) -> list[dict]:
     both with the same Rayleigh damping (2 % at modes 1 and 3); and a 1 s ramp against the static solution."""
     from .fe.response import build_basis, respond
     from .fe.stress import von_mises
+    from .fe.supports import submatrix
     from .fe.transient import Modes, mode_acceleration, newmark, rayleigh_zeta
 
     c = "transient"
@@ -410,7 +412,7 @@ def case_transient(quick: bool = False) -> list[dict]:
     ma = mode_acceleration(t, coeff, F, Modes(w, basis.phi), zeta)
     vm_modal = respond(part, basis, ma.static_coeff, ma.modal_coeff).max_von_mises
     free = part.free_dofs(["root"])
-    K, M = part.stiffness[free][:, free], part.mass_matrix[free][:, free]
+    K, M = submatrix(part.stiffness, free), submatrix(part.mass_matrix, free)
     u = newmark(K, M, F[free], coeff, t, C=a * M + b * K)
     U = np.zeros((part.n_dofs, len(t)))
     U[free] = u.T

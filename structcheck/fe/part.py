@@ -135,15 +135,11 @@ class Part:
 
     def select_edges(self, selector) -> np.ndarray:
         """Boundary edges whose midpoints satisfy ``selector(x (3, n)) -> bool (n,)``."""
-        bnd = self.mesh.boundary_edges()
-        mid = self.mesh.p[:, self.mesh.edges[:, bnd]].mean(axis=1)
-        return bnd[np.asarray(selector(mid), bool)]
+        return _select(self.mesh.p, self.mesh.edges, self.mesh.boundary_edges(), selector)
 
     def select_facets(self, selector) -> np.ndarray:
         """Boundary facets whose midpoints satisfy ``selector(x (3, n)) -> bool (n,)``."""
-        bnd = self.mesh.boundary_facets()
-        mid = self.mesh.p[:, self.mesh.facets[:, bnd]].mean(axis=1)
-        return bnd[np.asarray(selector(mid), bool)]
+        return _select(self.mesh.p, self.mesh.facets, self.mesh.boundary_facets(), selector)
 
     @property
     def surfaces(self) -> tuple:
@@ -354,6 +350,13 @@ def _rigid_motion_coefficients(gravity, acceleration, angular_velocity, angular_
     W = skew(w)
     B = -skew(al) - W @ W
     return np.hstack([g - a, B.reshape(1, 9)])[0]
+
+
+def _select(p: np.ndarray, table: np.ndarray, candidates: np.ndarray, selector) -> np.ndarray:
+    """The ``candidates`` (indices of columns of ``table`` (k, n) of vertex indices into ``p`` (3, n_vertices))
+    whose midpoints x (3, n) satisfy ``selector(x) -> bool (n,)``."""
+    mid = p[:, table[:, candidates]].mean(axis=1)
+    return candidates[np.asarray(selector(mid), bool)]
 
 
 def _find_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:

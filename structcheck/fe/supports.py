@@ -81,7 +81,7 @@ def solve_unit_loads(part, F: np.ndarray, fixed, support: str = "clamp",
     if support == "clamp":
         free = free_dofs(part, fixed, fixed_components)
         U = np.zeros_like(F)
-        U[free] = factorize(part.stiffness[free][:, free]).solve(F[free])
+        U[free] = factorize(submatrix(part.stiffness, free)).solve(F[free])
         return U
     if not fixed:
         raise InputError(f"part {part.name!r}: support='averaged' needs the surfaces whose mean motion is "
@@ -113,7 +113,7 @@ def solve_averaged(part, F: np.ndarray, surfaces: list, free: np.ndarray) -> np.
     pos = -np.ones(part.n_dofs, dtype=np.int64)
     pos[free] = np.arange(nf)
     C = np.hstack([averaged_motion(part, n) for n in surfaces])[free]
-    K = part.stiffness[free][:, free]
+    K = submatrix(part.stiffness, free)
     nodes = part.surface_nodes(surfaces[0])
     nodes = nodes[nodes < part.mesh.nvertices]
     e = pos[part.node_dofs[nodes[_far_apart_vertices(part.points[nodes])]].ravel()]
