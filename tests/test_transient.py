@@ -6,7 +6,6 @@ path against direct Newmark integration."""
 import numpy as np
 import pytest
 import scipy.linalg as sla
-import scipy.sparse as sp
 
 L, B, H = 0.3, 0.04, 0.03  # beam along x [m]
 
