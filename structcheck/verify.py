@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import InputError
 from .model.materials import Material, get_material
+from .spatial import skew
 
 # Paper 003 (Cheng et al. 2021, Appl. Sci. 11), Table 2: KR500 bodies as homogeneous steel cylinders along e1,
 # density 7801 kg/m^3. Columns: length [m], radius [m], mass [kg], J11, J22 = J33 [kg m^2] (rounded to 4 decimals).
@@ -233,6 +234,7 @@ def case_cantilever_modes(quick: bool = False) -> list[dict]:
     """Square cantilever 0.4 x 0.04 x 0.04 m (L/h = 10): first three bending frequencies against the Timoshenko
     frequency equation. The torsion and axial modes fall between the second and third bending pairs; bending
     modes are found by shape and each equal pair counts once."""
+    from .fe.supports import submatrix
     from .fe.transient import modes
 
     c = "cantilever_modes"
@@ -240,7 +242,7 @@ def case_cantilever_modes(quick: bool = False) -> list[dict]:
     mat = get_material("structural_steel")
     part = beam_part(L, h, h, *((24, 3) if quick else (40, 4)), mat)
     free = part.free_dofs(["root"])
-    md = modes(part.stiffness[free][:, free], part.mass_matrix[free][:, free], 12)
+    md = modes(submatrix(part.stiffness, free), submatrix(part.mass_matrix, free), 12)
     phi = np.zeros((part.n_dofs, len(md.omega)))
     phi[free] = md.phi
     bending, axial = _classify_modes(part, phi)
@@ -372,7 +374,7 @@ def case_interface_wrench(quick: bool = False) -> list[dict]:
     f_pr = -pr * L * h * np.array([0.0, 1.0, 0.0])  # side face y = b/2: area L h, outward normal +y
     applied_f = F + f_body + f_pr
     applied_m = M + np.cross(p, F) + m_body + np.cross([L / 2, b / 2, 0.0], f_pr)
-    body = part.resultant(part.body_load_basis() @ np.r_[g - a0, (-_skew(al) - _skew(om) @ _skew(om)).ravel()])
+    body = part.resultant(part.body_load_basis() @ np.r_[g - a0, (-skew(al) - skew(om) @ skew(om)).ravel()])
     load_scale = np.linalg.norm(applied_f) + np.linalg.norm(applied_m) / l
     rows += [
         _row(c, "body-load resultant vs m (g - a_O - al x c - om x (om x c)) and moment - I_O al - om x I_O om",
@@ -386,16 +388,13 @@ def case_interface_wrench(quick: bool = False) -> list[dict]:
     return rows
 
 
-def _skew(v):
-    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
-
-
 def case_transient(quick: bool = False) -> list[dict]:
     """Cantilever 0.32 x 0.02 x 0.02 m (first mode about 160 Hz) under a tip force ramped 0 -> 100 N in 10 ms
     and held: mode acceleration with 4 modes against direct average-acceleration Newmark on the full system,
     both with the same Rayleigh damping (2 % at modes 1 and 3); and a 1 s ramp against the static solution."""
     from .fe.response import build_basis, respond
     from .fe.stress import von_mises
+    from .fe.supports import submatrix
     from .fe.transient import Modes, mode_acceleration, newmark, rayleigh_zeta
 
     c = "transient"
@@ -413,7 +412,7 @@ def case_transient(quick: bool = False) -> list[dict]:
     ma = mode_acceleration(t, coeff, F, Modes(w, basis.phi), zeta)
     vm_modal = respond(part, basis, ma.static_coeff, ma.modal_coeff).max_von_mises
     free = part.free_dofs(["root"])
-    K, M = part.stiffness[free][:, free], part.mass_matrix[free][:, free]
+    K, M = submatrix(part.stiffness, free), submatrix(part.mass_matrix, free)
     u = newmark(K, M, F[free], coeff, t, C=a * M + b * K)
     U = np.zeros((part.n_dofs, len(t)))
     U[free] = u.T

@@ -1,17 +1,16 @@
 """Part (P2 tets): load resultants against closed forms (pressure sign, rigid-motion body loads), equilibrium of
 support reactions, component (roller) supports against an exact linear solution, the averaged-motion (RBE3)
-support against a clamp and Timoshenko, and the singular clamped edge next to the stress away from it."""
+support against a clamp and Timoshenko, the singular clamped edge next to the stress away from it, inertia relief
+against the rigid-body inertia of the mesh, and the interface operators (resultants of many loads at once, rigid
+fit of a surface) against exact rigid motions."""
 import numpy as np
 import pytest
 
 from structcheck.errors import InputError
 from structcheck.fe.part import Part
+from structcheck.spatial import skew
 from structcheck.geometry import PartBuilder, on_plane
 from structcheck.verify import beam_part, timoshenko_tip_deflection
-
-
-def skew(v):
-    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +43,7 @@ def test_pressure_pushes_into_the_surface(ell):
 def test_body_load_resultants_equal_rigid_body_inertia(ell, rng):
     """int rho (g - a_O - al x x - w x (w x x)) dV = m (g - a_c) and its moment about the origin is
     m c x (g - a_O) - I_O al - w x I_O w, with the exact mass properties of the same mesh."""
-    from structcheck.fe.part import body_coefficients
+    from structcheck.loads import body_coefficients  # moved out of fe
 
     mp = ell.mass_properties()
     m, c, I_O = mp.mass, mp.com, mp.inertia_origin
@@ -62,7 +61,7 @@ def test_clamp_reactions_balance_all_applied_loads(ell):
     g, w, al, a0 = np.array([0, 0, -9.81]), np.array([0.0, 0.0, 3.0]), np.array([1.0, -2.0, 4.0]), np.array([0.5, 0, 0])
     sol = ell.solve_static(["base"], wrenches={"flange": (F, M, p)}, pressures={"top": 1e4}, gravity=g,
                            angular_velocity=w, angular_acceleration=al, acceleration=a0)
-    from structcheck.fe.part import body_coefficients
+    from structcheck.loads import body_coefficients  # moved out of fe
 
     applied = (ell.resultant(ell.wrench_basis("flange", p) @ np.r_[F, M]) + ell.resultant(ell.pressure_load("top", 1e4))
                + ell.resultant(ell.body_load_basis() @ body_coefficients(g, a0, w, al)[0]))
@@ -72,6 +71,71 @@ def test_clamp_reactions_balance_all_applied_loads(ell):
     np.testing.assert_allclose(wr[3:] - np.cross(p, F), M, rtol=1e-12, atol=1e-12)
     scale = np.abs(applied).max()
     np.testing.assert_allclose(sol.reaction, -applied, atol=1e-9 * scale)
+
+
+def _rigid_body_inertia(part):
+    """6 x 6 inertia of the part's rigid motions (translation, small rotation about the origin) from its exact
+    mass properties: [[m I, -m [c]x], [m [c]x, I_O]]."""
+    mp = part.mass_properties()
+    mc = mp.mass * skew(mp.com)
+    return np.block([[mp.mass * np.eye(3), -mc], [mc, mp.inertia_origin]])
+
+
+def test_rigid_body_modes_carry_the_exact_rigid_body_inertia(ell):
+    """R^T M R of the six rigid motions with the consistent mass matrix is the closed-form rigid-body inertia:
+    P2 represents linear fields exactly and straight tets have exact mass properties."""
+    from structcheck.fe.supports import rigid_body_modes
+
+    R = rigid_body_modes(ell.points, ell.node_dofs)
+    ref = _rigid_body_inertia(ell)
+    np.testing.assert_allclose(R.T @ (ell.mass_matrix @ R), ref, rtol=0, atol=1e-12 * np.abs(ref).max())
+    # the rotation columns are theta x x: rotating about z moves the point (1, 0, 0) along +y
+    u = R[ell.node_dofs, 5]  # (n_nodes, 3)
+    np.testing.assert_allclose(u, np.cross([0.0, 0.0, 1.0], ell.points), atol=1e-15)
+
+
+def test_inertia_relief_balances_the_load_by_a_rigid_acceleration(ell):
+    """A free part under an unbalanced wrench: the elastic forces K u equal the load minus the d'Alembert forces
+    of the rigid acceleration a = I_rb^-1 (F, M) (rigid-body inertia from the mass properties), and u has no
+    rigid part (M-orthogonal to the rigid motions)."""
+    from structcheck.fe.supports import rigid_body_modes
+
+    F, M, p = np.array([40.0, -25.0, 60.0]), np.array([2.0, 5.0, -3.0]), np.array([0.15, 0.02, 0.085])
+    f = ell.wrench_basis("flange", p) @ np.r_[F, M]
+    sol = ell.solve_static(wrenches={"flange": (F, M, p)}, support="inertia_relief")
+    u = np.zeros(ell.n_dofs)
+    u[ell.node_dofs] = sol.displacement
+    R = rigid_body_modes(ell.points, ell.node_dofs)
+    a = np.linalg.solve(_rigid_body_inertia(ell), ell.resultant(f))  # rigid acceleration (a_O, alpha)
+    inertia = ell.mass_matrix @ (R @ a)
+    np.testing.assert_allclose(ell.stiffness @ u, f - inertia, rtol=0, atol=1e-11 * np.abs(f).max())
+    assert np.abs(R.T @ (ell.mass_matrix @ u)).max() < 1e-12 * np.abs(u).max() * ell.mass_properties().mass
+    np.testing.assert_array_equal(sol.reaction, 0.0)
+    with pytest.raises(InputError, match="inertia_relief' is a free part"):
+        ell.solve_static(wrenches={"flange": (F, M, p)}, support="inertia_relief", fixed_components={"base": "z"})
+
+
+def test_resultants_of_many_loads_equal_one_by_one(ell, rng):
+    """Part.resultant of (n_dof, k) (the study's load_resultants) equals the resultant of each column."""
+    from structcheck.fe.response import load_resultants
+
+    F = np.hstack([ell.wrench_basis("flange", [0.15, 0.02, 0.085]), ell.body_load_basis()]) @ rng.standard_normal((18, 5))
+    one_by_one = np.column_stack([ell.resultant(F[:, j]) for j in range(F.shape[1])])
+    np.testing.assert_allclose(ell.resultant(F), one_by_one, rtol=0, atol=1e-13 * np.abs(one_by_one).max())
+    np.testing.assert_array_equal(load_resultants(ell, F), ell.resultant(F))
+
+
+def test_rigid_fit_operator_recovers_a_rigid_motion(ell, rng):
+    """P u = (d, theta) exactly for u = d + theta x (x - point) on the surface's nodes, whatever u elsewhere."""
+    from structcheck.fe.response import rigid_fit_operator
+
+    point = np.array([0.12, 0.02, 0.085])
+    P = rigid_fit_operator(ell, "flange", point)
+    d, theta = rng.standard_normal(3) * 1e-4, rng.standard_normal(3) * 1e-3
+    u = rng.standard_normal(ell.n_dofs)  # anything off the surface
+    nodes = ell.surface_nodes("flange")
+    u[ell.node_dofs[nodes]] = d + np.cross(theta, ell.points[nodes] - point)
+    np.testing.assert_allclose(P @ u, np.r_[d, theta], rtol=1e-10)
 
 
 def test_roller_supports_reproduce_uniaxial_tension_exactly():
@@ -100,7 +164,7 @@ def test_named_line_supports_come_from_edge_selection():
     edges = part.select_edges(lambda x: np.isclose(x[1], -0.01) & np.isclose(x[2], -0.01))
     assert len(edges) == 10  # one mesh edge per element along the beam's bottom corner line
     lined = part.with_edges({"corner": edges})
-    nodes = lined._named_nodes("corner")
+    nodes = lined.named_nodes("corner")
     assert len(nodes) == 21  # 11 vertices and 10 edge midpoints
     np.testing.assert_allclose(lined.points[nodes, 1:], -0.01)
     assert lined.with_surfaces({"root": part.surface_facets("root")}).edges == ("corner",)

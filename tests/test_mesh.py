@@ -57,7 +57,7 @@ def test_gmsh_physical_surfaces_map_to_facets_with_the_right_areas(block_file, b
     v = block.mesh.p[:, block.mesh.facets[:, block.surface_facets("top")]]
     np.testing.assert_allclose(v[2], H, atol=1e-12)
     # the physical curve: nodes of the named line lie on x = y = 0 and span its length
-    nodes = block._named_nodes("edge")
+    nodes = block.named_nodes("edge")
     np.testing.assert_allclose(block.points[nodes, :2], 0.0, atol=1e-12)
     assert np.ptp(block.points[nodes, 2]) == pytest.approx(H)
 

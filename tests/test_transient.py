@@ -6,7 +6,6 @@ path against direct Newmark integration."""
 import numpy as np
 import pytest
 import scipy.linalg as sla
-import scipy.sparse as sp
 
 L, B, H = 0.3, 0.04, 0.03  # beam along x [m]
 
@@ -108,17 +107,17 @@ def test_assembly_equals_scikit_fem_quadrature(beam):
 
 
 def test_submatrix_equals_fancy_indexing(beam):
-    from structcheck.fe.response import _submatrix
+    from structcheck.fe.supports import submatrix
 
     free = beam.free_dofs(["root"])
-    A = _submatrix(beam.stiffness, free)
+    A = submatrix(beam.stiffness, free)
     assert abs(A - beam.stiffness[free][:, free]).max() == 0.0 and A.has_sorted_indices
 
 
 # ---------------------------------------------------------------------------------------- stresses
 def test_element_node_stress_of_a_quadratic_field_is_exact(beam):
     """u quadratic in x is exactly representable by P2: the stress at every element node is the closed form."""
-    from structcheck.fe.part import _lame
+    from structcheck.fe.assembly import lame
 
     rng = np.random.default_rng(1)
     A, Bq = rng.standard_normal((3, 3)) * 1e-4, rng.standard_normal((3, 3, 3)) * 1e-3  # u = A x + x^T B x
@@ -131,23 +130,21 @@ def test_element_node_stress_of_a_quadratic_field_is_exact(beam):
     xe = x[beam.cells]  # (n_elem, 10, 3)
     grad = A[None, None] + 2 * np.einsum("cij,enj->enci", Bq, xe)  # du_c/dx_i
     eps = (grad + np.swapaxes(grad, -1, -2)) / 2
-    lam, mu = _lame(beam.material)
+    lam, mu = lame(beam.material)
     s = 2 * mu * eps + lam * np.trace(eps, axis1=-2, axis2=-1)[..., None, None] * np.eye(3)
     ref = np.stack([s[..., 0, 0], s[..., 1, 1], s[..., 2, 2], s[..., 1, 2], s[..., 0, 2], s[..., 0, 1]], -1)
     np.testing.assert_allclose(S, ref, rtol=0, atol=1e-9 * np.abs(ref).max())
 
 
 def test_von_mises_as_a_norm(rng):
-    from structcheck.fe.response import _VM
-    from structcheck.fe.stress import von_mises
+    from structcheck.fe.stress import VON_MISES_MATRIX, von_mises
 
     s = rng.standard_normal((500, 6)) * 1e8
-    np.testing.assert_allclose(np.linalg.norm(s @ _VM.T, axis=1), von_mises(s), rtol=1e-13)
+    np.testing.assert_allclose(np.linalg.norm(s @ VON_MISES_MATRIX.T, axis=1), von_mises(s), rtol=1e-13)
 
 
 def test_max_principal_closed_form_matches_eigvalsh(rng):
-    from structcheck.fe.response import _max_principal
-    from structcheck.fe.stress import principal_stresses
+    from structcheck.fe.stress import max_principal, principal_stresses
 
     s = rng.standard_normal((2000, 6)) * 1e8
     special = np.array([[1, 1, 1, 0, 0, 0], [2, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0],
@@ -155,17 +152,17 @@ def test_max_principal_closed_form_matches_eigvalsh(rng):
     s = np.vstack([s, special])
     ref = principal_stresses(s)[:, 0]
     # the trigonometric solution loses ~sqrt(eps) where the two largest principal stresses coincide
-    np.testing.assert_allclose(_max_principal(s.T), ref, rtol=0, atol=1e-7 * 1e8)
+    np.testing.assert_allclose(max_principal(s), ref, rtol=0, atol=1e-7 * 1e8)
 
 
 # ---------------------------------------------------------------------------------------- modes
 def test_modes_match_dense_generalized_eigensolver(short_beam):
-    from structcheck.fe.response import _submatrix
+    from structcheck.fe.supports import submatrix
     from structcheck.fe.transient import modes
 
     beam = short_beam
     free = beam.free_dofs(["root"])
-    K, M = _submatrix(beam.stiffness, free), _submatrix(beam.mass_matrix, free)
+    K, M = submatrix(beam.stiffness, free), submatrix(beam.mass_matrix, free)
     md = modes(K, M, 6)
     w2, V = sla.eigh(K.toarray(), M.toarray(), subset_by_index=[0, 5])
     # the lowest six (none missed); the dense solver's own error on the lowest is ~1e-9 (cond(K) eps)
@@ -244,11 +241,12 @@ def test_mode_acceleration_matches_direct_newmark(beam, beam_basis):
     """Tip load stepped on over 2 ms (a few periods of the first mode) and held: 6 modes + the mode-acceleration
     static correction against average-acceleration Newmark on the full system with a step of 1/200 of the
     first period (its period error, ~(w dt)^2/12, is below 1e-4)."""
-    from structcheck.fe.response import _submatrix, modal_coefficients
+    from structcheck.fe.response import modal_coefficients
+    from structcheck.fe.supports import submatrix
     from structcheck.fe.transient import newmark
 
     free = beam.free_dofs(["root"])
-    K, M = _submatrix(beam.stiffness, free), _submatrix(beam.mass_matrix, free)
+    K, M = submatrix(beam.stiffness, free), submatrix(beam.mass_matrix, free)
     T1 = 2 * np.pi / beam_basis.omega[0]
     t = np.arange(0, 3 * T1, T1 / 200)
     coeff = np.zeros((len(t), beam_basis.U.shape[1]))

@@ -1,6 +1,7 @@
-"""Finite elements of one link: meshes and their checks, the Part (quadratic tetrahedra: stiffness, mass, loads,
-supports, stresses), sparse solvers, modes and transients, and a link's stress response along a motion."""
+"""Finite elements of one link: meshes and their checks, the Part (quadratic tetrahedra) with its assembly, interface
+loads, supports and stress recovery, sparse solvers, modes and transients, and a link's stress response along a
+motion."""
 from .mesh import MassProperties, TetMesh, mass_properties, read_mesh
-from .part import Part, body_coefficients
+from .part import Part
 
-__all__ = ["MassProperties", "Part", "TetMesh", "body_coefficients", "mass_properties", "read_mesh"]
+__all__ = ["MassProperties", "Part", "TetMesh", "mass_properties", "read_mesh"]

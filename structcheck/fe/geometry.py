@@ -93,14 +93,24 @@ class PartBuilder:
 
     def build(self, volume):
         """Mesh the model. The solid may be several volumes glued on shared faces (e.g. split by a plane so that
-        a line of nodes exists there); separate solids are an error."""
+        a line of nodes exists there); separate solids are an error. Every volume of the model is meshed:
+        ``volume`` (the solid's dimtags, or None) only documents the call."""
         occ, gmsh = self.occ, self.gmsh
         occ.removeAllDuplicates()
         occ.synchronize()
         vols = gmsh.model.getEntities(3)
         if not vols:
             raise InputError(f"part {self.name!r}: the geometry has no solid")
-        # volumes glued on shared faces form one solid: union-find over the faces they share
+        self._check_one_solid(vols)
+        gmsh.model.addPhysicalGroup(3, [v for _, v in vols], name=self.name)
+        faces = gmsh.model.getBoundary(vols, combined=True, oriented=False)
+        self._add_groups(2, [t for _, t in faces], self.named, "face", "surface")
+        self._add_groups(1, [t for _, t in gmsh.model.getEntities(1)], self.named_lines, "curve", "line")
+        self._set_sizes()
+        gmsh.model.mesh.generate(3)
+
+    def _check_one_solid(self, vols) -> None:
+        """Raise unless the volumes (dim, tag) form one solid: union-find over the faces they share."""
         root = {v: v for _, v in vols}
 
         def find(v):
@@ -110,7 +120,7 @@ class PartBuilder:
 
         owner = {}
         for _, v in vols:
-            for _, f in gmsh.model.getBoundary([(3, v)], oriented=False):
+            for _, f in self.gmsh.model.getBoundary([(3, v)], oriented=False):
                 if abs(f) in owner:
                     root[find(v)] = find(owner[abs(f)])
                 owner[abs(f)] = v
@@ -118,25 +128,21 @@ class PartBuilder:
         if n_solids != 1:
             raise InputError(f"part {self.name!r}: the geometry is {n_solids} separate solids, expected one; "
                              f"make the pieces overlap")
-        gmsh.model.addPhysicalGroup(3, [v for _, v in vols], name=self.name)
-        faces = gmsh.model.getBoundary(vols, combined=True, oriented=False)
-        info = []
-        for _, tag in faces:
-            bb = np.array(gmsh.model.getBoundingBox(2, tag))
-            c = np.array(occ.getCenterOfMass(2, tag))
-            info.append((tag, c, bb))
-        for name, pred in self.named.items():
-            tags = [tag for tag, c, bb in info if pred(c, bb)]
-            if not tags:
-                raise InputError(f"part {self.name!r}: no face matches surface {name!r}")
-            gmsh.model.addPhysicalGroup(2, tags, name=name)
-        curves = [(t, np.array(occ.getCenterOfMass(1, t)), np.array(gmsh.model.getBoundingBox(1, t)))
-                  for _, t in gmsh.model.getEntities(1)]
-        for name, pred in self.named_lines.items():
-            tags = [tag for tag, c, bb in curves if pred(c, bb)]
-            if not tags:
-                raise InputError(f"part {self.name!r}: no curve matches line {name!r}")
-            gmsh.model.addPhysicalGroup(1, tags, name=name)
+
+    def _add_groups(self, dim: int, tags, named: dict, entity: str, group: str) -> None:
+        """A physical group of dimension ``dim`` per name -> predicate(c, bb) in ``named``, of the entities
+        ``tags`` whose centre of mass c (3,) and bounding box bb (6,) satisfy it."""
+        info = [(t, np.array(self.occ.getCenterOfMass(dim, t)), np.array(self.gmsh.model.getBoundingBox(dim, t)))
+                for t in tags]
+        for name, pred in named.items():
+            hits = [tag for tag, c, bb in info if pred(c, bb)]
+            if not hits:
+                raise InputError(f"part {self.name!r}: no {entity} matches {group} {name!r}")
+            self.gmsh.model.addPhysicalGroup(dim, hits, name=name)
+
+    def _set_sizes(self) -> None:
+        """Element sizes: the global size, balls of finer size around the refinement points, curvature."""
+        gmsh = self.gmsh
         size_min = min([self.min_size] + [s for _, s, _ in self.refinements])
         if self.refinements:
             fields = []
@@ -154,7 +160,6 @@ class PartBuilder:
         gmsh.option.setNumber("Mesh.MeshSizeFromCurvature", self.curvature_points)
         gmsh.option.setNumber("Mesh.Algorithm3D", 1)
         gmsh.option.setNumber("Mesh.Optimize", 1)
-        gmsh.model.mesh.generate(3)
 
     def write(self, path) -> Path:
         path = Path(path)

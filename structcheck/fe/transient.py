@@ -131,13 +131,31 @@ class ModeAccelerationResult:
     modal_coeff: np.ndarray
 
 
+def modal_states(t, coeff, F, modes_: Modes, zeta, from_equilibrium: bool = False):
+    """Modal loads q, coordinates eta and rates eta' (each (n_t, m)) of loads F (n, k) with time coefficients
+    ``coeff`` (n_t, k) at times t (n_t,) [s], exact for loads linear between the samples; ``zeta`` (m,) or a
+    scalar damping ratio. From rest, or with ``from_equilibrium`` from the quasi-static state of the loads at t[0]
+    moving with their initial rate (eta = q / w^2, eta' = q' / w^2)."""
+    m = modes_.phi.shape[1]
+    if m == 0:
+        z = np.zeros((len(t), 0))
+        return z, z, z
+    w2 = modes_.omega ** 2
+    q = coeff @ (modes_.phi.T @ F).T  # modal loads (n_t, m)
+    eta0 = etad0 = None
+    if from_equilibrium:
+        eta0 = q[0] / w2
+        etad0 = (q[1] - q[0]) / (t[1] - t[0]) / w2 if len(t) > 1 else np.zeros_like(eta0)
+    eta, etad = modal_response(t, q, modes_.omega, zeta, eta0, etad0)
+    return q, eta, etad
+
+
 def mode_acceleration(t, coeff, F, modes_: Modes, zeta, quasi_static: bool = False) -> ModeAccelerationResult:
-    """Mode-acceleration coefficients for loads F (n, k) with time coefficients ``coeff`` (n_t, k)."""
+    """Mode-acceleration coefficients for loads F (n, k) with time coefficients ``coeff`` (n_t, k), from rest."""
     coeff = np.asarray(coeff, float)
     if quasi_static or modes_.phi.shape[1] == 0:
         return ModeAccelerationResult(coeff, np.zeros((len(coeff), modes_.phi.shape[1])))
-    q = coeff @ (modes_.phi.T @ F).T
-    eta, _ = modal_response(t, q, modes_.omega, zeta)
+    q, eta, _ = modal_states(t, coeff, F, modes_, zeta)
     return ModeAccelerationResult(coeff, eta - q / modes_.omega ** 2)
 
 

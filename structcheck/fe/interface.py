@@ -1,0 +1,105 @@
+"""Interface loads of a Part: the geometry of named surfaces, load vectors spread over them, resultants, and the
+rigid motion of a surface.
+
+A wrench (F, M) at a reference point p is spread over a named surface as the linear traction
+t(x) = F/A + theta x (x - c), theta = J^-1 (M + (p - c) x F) (DESIGN.md): its resultant is exactly (F, M about p).
+Pressure is the traction -p n (positive pushes into the surface). Surface integrals use 4th-order quadrature on
+the facets. Every function takes the :class:`~structcheck.fe.part.Part` first; lengths in m, forces in N, link axes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+from ..spatial import LEVI_CIVITA, skew
+
+
+def facet_basis(part, surface: str):
+    """skfem FacetBasis of the P2 vector field on the facets of ``surface`` (4th-order quadrature)."""
+    from skfem import ElementTetP2, ElementVector, FacetBasis
+
+    return FacetBasis(part.mesh, ElementVector(ElementTetP2()), facets=part.surface_facets(surface), intorder=4)
+
+
+def surface_geometry(part, surface: str):
+    """Area A [m^2], centroid c (3,) [m] and polar tensor J (3, 3) [m^4] of a surface (same quadrature as loads)."""
+    fb = facet_basis(part, surface)
+    dx = fb.dx  # (n_facets, n_qp) weights
+    x = np.asarray(fb.global_coordinates())  # (3, n_facets, n_qp)
+    A = dx.sum()
+    c = np.einsum("iqp,qp->i", x, dx) / A
+    r = x - c[:, None, None]
+    rr = np.einsum("iqp,jqp,qp->ij", r, r, dx)
+    J = np.trace(rr) * np.eye(3) - rr
+    return float(A), c, J
+
+
+def wrench_basis(part, surface: str, point) -> np.ndarray:
+    """(n_dof, 6) load vectors of unit Fx, Fy, Fz [N], Mx, My, Mz [N m] at ``point`` (3,) [m], spread over
+    ``surface`` as the linear traction field whose resultant is exactly that wrench."""
+    from skfem import LinearForm
+
+    fb = facet_basis(part, surface)
+    A, c, J = surface_geometry(part, surface)
+    p = np.asarray(point, float)
+    size = np.sqrt(A)
+    if np.linalg.cond(J / size ** 4) > 1e10:
+        raise InputError(f"part {part.name!r}: surface {surface!r} is too thin (a line) to carry a moment; "
+                         f"give it some width")
+    Jinv = np.linalg.inv(J)
+    cols = []
+    for k in range(6):
+        F = np.eye(3)[k] if k < 3 else np.zeros(3)
+        M = np.eye(3)[k - 3] if k >= 3 else np.zeros(3)
+        theta = Jinv @ (M + np.cross(p - c, F))
+
+        @LinearForm
+        def f(v, w, F=F, theta=theta):
+            r = w.x - c[:, None, None]
+            t = np.stack([theta[1] * r[2] - theta[2] * r[1], theta[2] * r[0] - theta[0] * r[2],
+                          theta[0] * r[1] - theta[1] * r[0]]) + (F / A)[:, None, None]
+            return t[0] * v[0] + t[1] * v[1] + t[2] * v[2]
+        cols.append(f.assemble(fb))
+    return np.column_stack(cols)
+
+
+def pressure_load(part, surface: str, p: float) -> np.ndarray:
+    """(n_dof,) load vector of pressure p [Pa] on ``surface`` (positive pushes into the surface)."""
+    from skfem import LinearForm
+
+    @LinearForm
+    def f(v, w):
+        return -p * (w.n[0] * v[0] + w.n[1] * v[1] + w.n[2] * v[2])
+
+    return f.assemble(facet_basis(part, surface))
+
+
+def patch_force_basis(part, surface: str) -> np.ndarray:
+    """(n_dof, 3) load vectors of unit forces [N] on a named patch (zero moment about its centroid)."""
+    return wrench_basis(part, surface, surface_geometry(part, surface)[1])[:, :3]
+
+
+def resultant(part, f: np.ndarray) -> np.ndarray:
+    """Force [N] and moment [N m] about the link-frame origin, (6,) of a load vector f (n_dof,) or (6, k) of the
+    columns of f (n_dof, k)."""
+    fn = f[part.node_dofs]  # (n_nodes, 3) or (n_nodes, 3, k)
+    if fn.ndim == 2:
+        return np.concatenate([fn.sum(axis=0), np.cross(part.points, fn).sum(axis=0)])
+    moment = np.einsum("ijk,nj,nkc->ic", LEVI_CIVITA, part.points, fn)
+    return np.vstack([fn.sum(axis=0), moment])
+
+
+def rigid_fit_operator(part, surface: str, point: np.ndarray) -> np.ndarray:
+    """Operator P (6, n_dof): [d; theta] = P @ u is the least-squares rigid motion of the surface's nodes
+    (translation d [m] of ``point`` (3,) [m] and small rotation theta [rad], link axes)."""
+    nodes = part.surface_nodes(surface)
+    r = part.points[nodes] - point
+    n = len(nodes)
+    A = np.zeros((3 * n, 6))
+    A[:, :3] = np.tile(np.eye(3), (n, 1))
+    # u = d + theta x r  ->  u = d - [r]x theta
+    A[:, 3:] = -skew(r).reshape(3 * n, 3)
+    pinv = np.linalg.pinv(A)  # (6, 3n)
+    P = np.zeros((6, part.n_dofs))
+    P[:, part.node_dofs[nodes].ravel()] = pinv
+    return P

@@ -1,0 +1,146 @@
+"""The reduced model of one supported link: unit-load solutions, modes and their stress basis, and the modal
+coefficients of a load history.
+
+The load vector at time t is ``F @ coeff[t]`` (F: (n_dof, k) unit loads, coeff: (n_t, k)). One factorization
+of the supported stiffness gives the unit-load solutions and the lowest modes; the mode-acceleration method
+adds the elastic-inertia correction ``phi @ modal[t]``, so u(t) = U @ coeff[t] + phi @ modal[t] [m].
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .solvers import factorize
+from .supports import submatrix
+from .transient import Modes, modal_states, modes
+
+
+@dataclass(frozen=True)
+class LinkBasis:
+    """Unit-load and modal solutions of one supported link.
+
+    ``U`` (n_dof, k) static solutions of the unit loads, ``phi`` (n_dof, m) mass-normalized modes,
+    ``omega`` (m,) rad/s, ``S`` (k + m, 6, 4, n_elem) unaveraged stresses [xx, yy, zz, yz, xz, xy] at the
+    4 vertices of every element for every basis column [Pa per unit coefficient] (``Part.vertex_stress``; the
+    mid nodes' values are the means of their edge's vertices), ``F`` (n_dof, k) the unit loads.
+    """
+
+    F: np.ndarray
+    U: np.ndarray
+    phi: np.ndarray
+    omega: np.ndarray
+    S: np.ndarray
+
+
+def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: dict | None = None) -> LinkBasis:
+    """Solve every unit load F (n_dof, k) [N] and the lowest ``n_modes`` modes of ``part`` clamped on the ``fixed``
+    surfaces.
+
+    ``timings``, if given, receives the wall time [s] of each phase (assembly of K and M, factorization,
+    unit_solves, modes, stress_basis)."""
+    clock = _Clock(timings)
+    free = part.free_dofs(fixed)
+    K_full = part.stiffness
+    clock("assembly_K")
+    K = submatrix(K_full, free)
+    fact = factorize(K)
+    clock("factorization")
+    U = np.zeros_like(F)
+    U[free] = fact.solve(F[free])
+    clock("unit_solves")
+    phi = np.zeros((F.shape[0], 0))
+    omega = np.zeros(0)
+    if n_modes > 0:
+        M_full = part.mass_matrix
+        clock("assembly_M")
+        M = submatrix(M_full, free)
+        m = modes(K, M, n_modes, factorization=fact)
+        phi = np.zeros((F.shape[0], len(m.omega)))
+        phi[free] = m.phi
+        omega = m.omega
+        clock("modes")
+    del fact  # release the factor (GBs on large meshes) before the stress basis is formed
+    S = part.vertex_stress(np.hstack([U, phi]))  # (k+m, 6, 4, n_elem)
+    clock("stress_basis")
+    return LinkBasis(F=F, U=U, phi=phi, omega=omega, S=S)
+
+
+class _Clock:
+    """Records the wall time since the previous call under a name (no-op without a dict)."""
+
+    def __init__(self, timings: dict | None):
+        import time
+
+        self.timings, self._now = timings, time.perf_counter
+        self.t = self._now()
+
+    def __call__(self, name: str) -> None:
+        t = self._now()
+        if self.timings is not None:
+            self.timings[name] = self.timings.get(name, 0.0) + t - self.t
+        self.t = t
+
+
+def modal_coefficients(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_ratio: float,
+                       from_equilibrium: bool = False) -> np.ndarray:
+    """Mode-acceleration corrections (n_t, m): u(t) = U @ coeff[t] + phi @ result[t].
+
+    By default the link starts at rest and undeformed, so loads present at t[0] (gravity) act as a suddenly
+    applied step. ``from_equilibrium`` starts it instead in its quasi-static state, deflected by the loads at
+    t[0] and moving with their initial rate (eta = q / w^2, eta' = q' / w^2): a link at rest under gravity
+    before the motion starts."""
+    q, eta, _ = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium)
+    return eta - q / basis.omega ** 2
+
+
+def _modal_states(basis: LinkBasis, t, coeff, damping_ratio, from_equilibrium):
+    """Modal loads q, coordinates eta and rates eta' (each (n_t, m)) of the basis's load history:
+    :func:`.transient.modal_states`."""
+    return modal_states(t, coeff, basis.F, Modes(basis.omega, basis.phi), damping_ratio, from_equilibrium)
+
+
+def ringing_samples(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_ratio: float,
+                    from_equilibrium: bool = True, tol: float = 1e-3) -> np.ndarray:
+    """Sample times [s] to add to ``t`` so that maxima read at the samples follow the link's elastic ringing.
+
+    The mode-acceleration response between two samples is exact, but maxima are read at the samples. After a
+    fast load change (a STEP's acceleration jump, a 10 ms force ramp) a mode k rings freely with amplitude a_k,
+    measured in the energy norm relative to the link's largest quasi-static response (w_k sqrt(d^2 + (d'/w_k)^2)
+    / max_t sqrt(c^T U^T F c), with d = eta - q/w^2 the mode's dynamic part, d' its rate). Sampling it n times per
+    period reads its peak low by at most a_k (1 - cos(pi / n)) ~ a_k pi^2 / (2 n^2): n is chosen to keep that
+    below ``tol`` (and n >= 4), for as long as a_k exp(-zeta w_k s) stays above ``tol``. Returns the new
+    samples (sorted, excluding those already in t)."""
+    n_t = len(t)
+    if basis.phi.shape[1] == 0 or n_t < 2:
+        return np.zeros(0)
+    w = basis.omega
+    q, eta, etad = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium)
+    dt = np.diff(t)
+    slope = np.diff(q, axis=0) / dt[:, None]  # q' on each step
+    d = eta[:-1] - q[:-1] / w ** 2
+    dd = etad[:-1] - slope / w ** 2
+    G = basis.U.T @ basis.F  # c^T G c = twice the strain energy of the static response
+    static = np.sqrt(np.max(np.maximum(np.einsum("ti,ij,tj->t", coeff, G, coeff), 0.0)))
+    if not static > 0:
+        return np.zeros(0)
+    amp = w * np.sqrt(d * d + (dd / w) ** 2) / static  # (n_t - 1, m)
+    steps, ks = np.nonzero(amp > tol)  # (step, mode) pairs still ringing
+    if len(steps) == 0:
+        return np.zeros(0)
+    a, wk = amp[steps, ks], w[ks]
+    n_per_period = np.maximum(4, np.ceil(np.pi * np.sqrt(a / (2 * tol))))
+    h = 2 * np.pi / wk / n_per_period  # sample spacing each ringing mode needs
+    with np.errstate(divide="ignore"):
+        ring = np.log(a / tol) / (damping_ratio * wk) if damping_ratio > 0 else np.full(len(a), np.inf)
+    # per step: the finest spacing over the time the slowest-decaying mode rings
+    h_step = np.full(n_t - 1, np.inf)
+    np.minimum.at(h_step, steps, h)
+    span = np.zeros(n_t - 1)
+    np.maximum.at(span, steps, np.minimum(ring, dt[steps]))
+    idx = np.nonzero(np.isfinite(h_step))[0]
+    counts = np.ceil(span[idx] / h_step[idx]).astype(np.int64)
+    k = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+    new = np.repeat(t[idx], counts) + k * np.repeat(h_step[idx], counts)
+    new = new[new < np.repeat(t[idx + 1], counts) - 1e-12]
+    return np.setdiff1d(new, t)
