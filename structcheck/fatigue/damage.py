@@ -1,0 +1,306 @@
+"""Miner's rule damage, life and fatigue safety factor of every node from one duty cycle's stress history.
+
+Per node and candidate plane (critical-plane method) or per node (signed von Mises), the scalar history of one
+duty cycle is rainflow-counted as a periodic series; each cycle (S_a, S_m) becomes an equivalent fully
+reversed amplitude S_ar (mean-stress correction; the range itself for welded detail categories) and
+contributes n_i / N(S_ar,i) to the damage (Palmgren-Miner). The node's damage per duty cycle is the largest
+over its planes; its life is 1 / D duty cycles.
+
+Screening: a (node, plane) history with range R, maximum M and midrange (max + min) / 2 = mid is scaled by x.
+Every cycle of it has S_a <= x R / 2, S_max <= x M and S_m <= x M - S_a, so its equivalent
+amplitude is below the curve's limit (endurance limit / cut-off: no damage) for every scale below
+
+    none:            x_0 = L / a                                    (a = R / 2)
+    goodman, gerber: x_0 = L / (a + L max(mid, 0) / S_u)            (Gerber <= Goodman for S_m >= 0)
+    swt:             x_0 = L / sqrt(max(M, 0) a)
+    range curves:    x_0 = L / R
+
+and also below S_u / max(M, 0) (no mean reaches the ultimate). For the Goodman bound, S_a / (1 - (x M - S_a)
+/ S_u) increases with S_a, so its worst case is S_a = x a. Nodes are first screened with the same formula and
+R = 2 P, M = mid = P, P the largest Frobenius norm of the stress tensor over time (>= |n . S . n| on every
+plane, >= |signed von Mises|): only (node, plane) pairs with x_0 <= the scale of interest are counted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .counting import Cycles, rainflow_cycles
+from .criteria import normal_stress_weights, plane_normals, signed_von_mises, stress_norm
+from .meanstress import MEAN_STRESS_METHODS, beyond_ultimate, check_method, equivalent_amplitude
+from .sn import SNCurve, get_sn_curve
+
+METHODS = ("critical_plane", "signed_von_mises")
+_CHUNK = 4_000_000  # floats of normal-stress history held at once (32 MB)
+
+
+def miner_damage(cycles: Cycles, curve: SNCurve, mean_stress: str = "goodman") -> float:
+    """Palmgren-Miner damage sum_i n_i / N_i [-] of counted ``cycles`` [Pa] on ``curve``."""
+    return float(np.sum(_cycle_damage(cycles.range, cycles.mean, cycles.count, curve, mean_stress)))
+
+
+def _cycle_damage(rng, mean, count, curve: SNCurve, mean_stress: str) -> np.ndarray:
+    if curve.quantity == "range":
+        S = rng
+    elif mean_stress == "none" or curve.ultimate_strength is None:
+        S = 0.5 * rng
+    else:
+        S = equivalent_amplitude(0.5 * rng, mean, curve.ultimate_strength, mean_stress)
+    N = curve.life(S)
+    if curve.ultimate_strength is not None:
+        N = np.where(beyond_ultimate(mean, curve.ultimate_strength), 0.0, N)
+    with np.errstate(divide="ignore"):
+        return count / N
+
+
+def life_from_damage(damage) -> np.ndarray:
+    """Life [duty cycles] = 1 / damage per duty cycle; inf where the damage is 0."""
+    d = np.asarray(damage, float)
+    with np.errstate(divide="ignore"):
+        return np.where(d > 0, 1.0 / d, np.inf)
+
+
+@dataclass(frozen=True)
+class FatigueResult:
+    """Fatigue of every node over one duty cycle (the stress history), repeated.
+
+    ``damage_per_cycle`` (n_nodes,) [-]: Miner damage of one duty cycle (max over planes);
+    ``life_cycles`` (n_nodes,): duty cycles to failure (inf: no damaging cycle);
+    ``governing_node``: the node of largest damage (of largest stress norm when nothing is damaged);
+    ``governing_normal`` (3,): its critical plane's unit normal (None for signed von Mises or no damage);
+    ``governing_cycles``: that node's (and plane's) counted cycles [Pa];
+    ``static_failure`` (n_nodes,): a cycle's mean stress reached the ultimate strength (life 0);
+    ``screened`` (n_nodes,): nodes skipped by the screening (undamaged by construction);
+    ``safety_factor``: factor on the whole stress history (amplitudes and means) that brings the shortest
+    life to ``design_life_cycles`` (None without a design life), at ``safety_factor_node``."""
+
+    damage_per_cycle: np.ndarray
+    life_cycles: np.ndarray
+    governing_node: int
+    governing_normal: np.ndarray | None
+    governing_cycles: Cycles
+    static_failure: np.ndarray
+    screened: np.ndarray
+    curve: SNCurve
+    method: str
+    mean_stress: str
+    safety_factor: float | None = None
+    safety_factor_node: int | None = None
+    design_life_cycles: float | None = None
+
+    @property
+    def min_life_cycles(self) -> float:
+        return float(self.life_cycles[self.governing_node])
+
+
+# ---------------------------------------------------------------------- screening bounds
+def _onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
+    """Smallest scale x of a history (range R, maximum M, midrange mid; arrays [Pa]) at which one of its
+    cycles can damage (module docstring); inf for a history that cannot."""
+    R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
+    L = curve.limit
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if curve.quantity == "range":
+            x = L / R
+        else:
+            a = 0.5 * R
+            if mean_stress in ("goodman", "gerber"):
+                x = L / (a + L * np.clip(mid, 0.0, None) / curve.ultimate_strength)
+            elif mean_stress == "swt":
+                x = L / np.sqrt(np.clip(M, 0.0, None) * a)
+            else:
+                x = L / a
+        x = np.where(R > 0, x, np.inf)
+        if curve.ultimate_strength is not None:
+            x = np.minimum(x, curve.ultimate_strength / np.clip(M, 0.0, None))
+    return np.nan_to_num(x, nan=np.inf)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Cycles of the counted (node, plane) pairs, flattened: pair_node/pair_plane (n_pairs,), and per cycle
+    pair index, range, mean, count (n_cycles,)."""
+
+    pair_node: np.ndarray
+    pair_plane: np.ndarray
+    pair: np.ndarray
+    rng: np.ndarray
+    mean: np.ndarray
+    count: np.ndarray
+    next_onset: float  # smallest onset scale among the pairs not counted
+
+
+def _count(S, weights, curve, mean_stress, scale, node_onset) -> _Table:
+    """Rainflow-count every (node, plane) pair whose onset scale is <= ``scale``."""
+    n_t = S.shape[0]
+    n_planes = 1 if weights is None else len(weights)
+    cand = np.flatnonzero(node_onset <= scale)
+    skipped = node_onset[node_onset > scale]
+    next_onset = float(skipped.min()) if skipped.size else np.inf
+    pn, pp, pair, rng, mean, count = [], [], [], [], [], []
+    step = max(1, _CHUNK // (n_t * n_planes))
+    for start in range(0, len(cand), step):
+        idx = cand[start:start + step]
+        h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T  # (n_t, k, p)
+        hi, lo = h.max(0), h.min(0)
+        onset = _onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
+        later = onset[onset > scale]
+        if later.size:
+            next_onset = min(next_onset, float(later.min()))
+        for k, p in zip(*np.nonzero(onset <= scale)):
+            c = rainflow_cycles(h[:, k, p], periodic=True)
+            pair.append(np.full(len(c), len(pn)))
+            pn.append(idx[k])
+            pp.append(p)
+            rng.append(c.range)
+            mean.append(c.mean)
+            count.append(c.count)
+    cat = (lambda v, t: np.concatenate(v).astype(t) if v else np.zeros(0, t))
+    return _Table(np.asarray(pn, int), np.asarray(pp, int), cat(pair, int), cat(rng, float), cat(mean, float),
+                  cat(count, float), next_onset)
+
+
+def _pair_damage(t: _Table, curve, mean_stress, x_pair) -> np.ndarray:
+    """Damage per pair at scale ``x_pair`` (n_pairs,)."""
+    x = x_pair[t.pair]
+    d = _cycle_damage(x * t.rng, x * t.mean, t.count, curve, mean_stress)
+    return np.bincount(t.pair, weights=d, minlength=len(t.pair_node)) if d.size else np.zeros(len(t.pair_node))
+
+
+def _node_damage(t: _Table, curve, mean_stress, nodes, x_nodes) -> np.ndarray:
+    """Damage per duty cycle (len(nodes),) of the given nodes at their scales (max over their pairs)."""
+    where = np.searchsorted(nodes, t.pair_node)
+    keep = (where < len(nodes)) & (nodes[np.minimum(where, len(nodes) - 1)] == t.pair_node)
+    x_pair = np.where(keep, x_nodes[np.minimum(where, len(nodes) - 1)], 0.0)
+    d_pair = np.where(keep, _pair_damage(t, curve, mean_stress, x_pair), 0.0)
+    out = np.zeros(len(nodes))
+    np.maximum.at(out, where[keep], d_pair[keep])
+    return out
+
+
+def _safety_factors(t: _Table, curve, mean_stress, nodes, design_life) -> np.ndarray:
+    """Largest scale x per node with life(x) >= design_life (bisection in log x, vectorized over nodes); inf
+    where no scale up to 2^200 shortens the life below the design life."""
+    if not len(nodes):
+        return np.zeros(0)
+
+    def ok(x):
+        return _node_damage(t, curve, mean_stress, nodes, x) * design_life <= 1.0
+
+    lo, hi = np.ones(len(nodes)), np.ones(len(nodes))
+    good = ok(lo)
+    for _ in range(200):  # bracket: ok(lo), not ok(hi)
+        grow, shrink = good & ok(hi), ~good & ~ok(lo)
+        if not (grow.any() or shrink.any()):
+            break
+        hi = np.where(grow, 2.0 * hi, hi)
+        lo = np.where(grow, hi / 2.0, np.where(shrink, lo / 2.0, lo))
+        hi = np.where(shrink, 2.0 * lo, hi)
+    never = good & ok(hi)
+    for _ in range(64):  # hi / lo <= 2: 64 halvings of log(hi / lo) leave ~1e-19 relative
+        mid = np.sqrt(lo * hi)
+        m = ok(mid)
+        lo, hi = np.where(m, mid, lo), np.where(m, hi, mid)
+    return np.where(never, np.inf, lo)
+
+
+# ---------------------------------------------------------------------- the top-level function
+def _as_history(stress_history) -> np.ndarray:
+    S = np.asarray(stress_history, float)
+    if S.ndim == 2:
+        S = S[:, None, :]
+    if S.ndim != 3 or S.shape[-1] != 6:
+        raise InputError(f"stress_history must have shape (n_t, n_nodes, 6) or (n_t, 6) (Voigt xx, yy, zz, yz, "
+                         f"xz, xy [Pa]), got {np.shape(stress_history)}")
+    if S.shape[0] < 2 or S.shape[1] < 1:
+        raise InputError(f"stress_history needs at least 2 time samples and 1 node, got shape {S.shape}")
+    if not np.all(np.isfinite(S)):
+        raise InputError("stress_history has NaN or infinite values")
+    return S
+
+
+def fatigue_life(stress_history, material, *, method: str = "critical_plane", mean_stress: str | None = None,
+                 surface_factor: float = 1.0, design_life_cycles: float | None = None,
+                 plane_step_deg: float = 10.0, screening: bool = True) -> FatigueResult:
+    """Fatigue damage and life of every node under a duty cycle repeated.
+
+    Parameters
+    ----------
+    stress_history : (n_t, n_nodes, 6) or (n_t, 6) array [Pa]
+        One duty cycle of stress vectors [xx, yy, zz, yz, xz, xy], time-first; the cycle repeats, so the
+        history is counted as periodic (:func:`~structcheck.fatigue.counting.rainflow_cycles`).
+    material : str, Material or SNCurve
+        A shipped material name, a :class:`structcheck.model.Material` (by name), a detail category
+        (``"EC3-71"``, ``"EC9-25-4.3"``) or an :class:`SNCurve`.
+    method : ``"critical_plane"`` (normal stress on the planes of :func:`plane_normals`) or
+        ``"signed_von_mises"`` (misses non-proportional loading).
+    mean_stress : ``"goodman"``, ``"gerber"``, ``"swt"``, ``"none"``; default ``"goodman"`` for base-material
+        curves and ``"none"`` for detail categories (stress ranges, which take no correction).
+    surface_factor : Marin factors k_a k_b ... (or Eurocode k_s) multiplying every stress of the S-N curve.
+    design_life_cycles : duty cycles the part must last; gives ``safety_factor``: the factor on the whole
+        history (amplitudes and means) at which the shortest life equals it. ``inf`` when no scale up to
+        2^200 damages any node. Where the life jumps from below the design life to infinite at an endurance
+        limit, the factor is the jump (the scale at which the first cycle reaches the limit).
+    plane_step_deg : angular step of the plane grid (10 deg: 206 planes, amplitude within 1.5 %).
+    screening : skip (node, plane) pairs that cannot be damaged (module docstring); ``False`` counts every
+        pair, for verification only.
+    """
+    S = _as_history(stress_history)
+    if method not in METHODS:
+        raise InputError(f"unknown fatigue method {method!r}; valid ones are {METHODS}")
+    curve = get_sn_curve(material).scaled(float(surface_factor))
+    if mean_stress is None:
+        mean_stress = "none" if curve.quantity == "range" or curve.ultimate_strength is None else "goodman"
+    check_method(mean_stress)
+    if mean_stress != "none" and curve.quantity == "range":
+        raise InputError(f"{curve.name!r} is a detail category of stress ranges (residual stresses included): "
+                         f"use mean_stress='none' (or leave it unset), not {mean_stress!r}")
+    if mean_stress != "none" and curve.ultimate_strength is None:
+        raise InputError(f"S-N curve {curve.name!r} has no ultimate_strength for the {mean_stress!r} mean-stress "
+                         f"correction; give it one or use mean_stress='none' (valid: {MEAN_STRESS_METHODS})")
+    if design_life_cycles is not None and not design_life_cycles > 0:
+        raise InputError(f"design_life_cycles must be > 0 duty cycles, got {design_life_cycles}")
+
+    normals = plane_normals(plane_step_deg) if method == "critical_plane" else None
+    weights = None if normals is None else normal_stress_weights(normals)
+    P = stress_norm(S).max(0) if method == "critical_plane" else np.abs(signed_von_mises(S)).max(0)
+    node_onset = _onset_scale(2.0 * P, P, P, curve, mean_stress)
+    n_nodes = S.shape[1]
+
+    # Count at scale 1 (the damage); with a design life, widen the counted set until the smallest safety
+    # factor found is below the scale counted at, so no uncounted pair can have a smaller one.
+    scale, sf, sf_node = (1.0 if screening else np.inf), None, None
+    while True:
+        table = _count(S, weights, curve, mean_stress, scale, node_onset)
+        if design_life_cycles is None:
+            break
+        nodes = np.unique(table.pair_node)
+        sfs = _safety_factors(table, curve, mean_stress, nodes, float(design_life_cycles))
+        sf = float(sfs.min()) if sfs.size else np.inf
+        sf_node = int(nodes[np.argmin(sfs)]) if sfs.size else int(np.argmax(P))
+        if sf <= scale or not np.isfinite(table.next_onset):
+            break
+        scale = sf if np.isfinite(sf) else max(2.0 * scale, table.next_onset)
+
+    d_pair = _pair_damage(table, curve, mean_stress, np.ones(len(table.pair_node)))
+    damage = np.zeros(n_nodes)
+    np.maximum.at(damage, table.pair_node, d_pair)
+    static = np.zeros(n_nodes, bool)
+    if curve.ultimate_strength is not None and table.rng.size:
+        hit = beyond_ultimate(table.mean, curve.ultimate_strength)
+        static[table.pair_node[np.unique(table.pair[hit])]] = True
+
+    empty = Cycles(np.zeros(0), np.zeros(0), np.zeros(0))
+    if damage.max() > 0:
+        g = int(np.argmax(damage))
+        mine = np.flatnonzero(table.pair_node == g)
+        gp = mine[np.argmax(d_pair[mine])]
+        rows = table.pair == gp
+        cycles = Cycles(table.rng[rows], table.mean[rows], table.count[rows])
+        normal = None if normals is None else normals[table.pair_plane[gp]]
+    else:
+        g, cycles, normal = int(np.argmax(P)), empty, None
+    return FatigueResult(damage, life_from_damage(damage), g, normal, cycles, static, node_onset > 1.0, curve,
+                         method, mean_stress, sf, sf_node, design_life_cycles)

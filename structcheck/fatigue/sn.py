@@ -1,0 +1,255 @@
+"""S-N curves: piecewise power laws ``N = N_a (S_a / S)^m`` with knees and a cut-off, and the fatigue data of
+the shipped materials and of the Eurocode welded detail categories, each with its source.
+
+Stresses in Pa, lives in cycles. Base-material curves are unnotched, fully reversed (R = -1) stress
+*amplitudes*; Eurocode detail categories are stress *ranges* that already contain the weld's residual
+stresses, so no mean-stress correction applies to them. Where a number is a handbook *estimate* (a rule such
+as S_e' = 0.5 S_ut) rather than a measured value, its ``source`` says so; ``docs/fatigue.md`` tabulates them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import InputError
+
+MPa = 1e6
+QUANTITIES = ("amplitude", "range")
+
+
+@dataclass(frozen=True)
+class SNCurve:
+    """A piecewise power-law S-N curve.
+
+    Segment 0 passes through (``N_ref``, ``S_ref``) with inverse slope ``m[0]`` (``N = N_ref (S_ref/S)^m0``)
+    up to ``N_knee[0]``; segment j runs from ``N_knee[j-1]`` to ``N_knee[j]`` (the last one to ``N_cutoff``)
+    with inverse slope ``m[j]``, continuous at the knees. Stresses below ``S(N_cutoff)`` (the endurance limit
+    or cut-off, :attr:`limit`) give infinite life; ``N_cutoff = inf`` continues the last slope for ever.
+
+    ``quantity`` is ``"amplitude"`` (base material, R = -1) or ``"range"`` (welded detail categories);
+    ``ultimate_strength`` [Pa] feeds the mean-stress correction (``None`` for detail categories, which take
+    none). Stresses [Pa], lives [cycles].
+    """
+
+    name: str
+    S_ref: float
+    N_ref: float
+    m: tuple
+    N_knee: tuple = ()
+    N_cutoff: float = np.inf
+    quantity: str = "amplitude"
+    ultimate_strength: float | None = None
+    source: str = ""
+
+    def __post_init__(self):
+        m, knees = tuple(float(v) for v in np.atleast_1d(self.m)), tuple(float(v) for v in self.N_knee)
+        object.__setattr__(self, "m", m)
+        object.__setattr__(self, "N_knee", knees)
+        if self.quantity not in QUANTITIES:
+            raise InputError(f"S-N curve {self.name!r}: quantity must be one of {QUANTITIES}, got {self.quantity!r}")
+        if len(m) != len(knees) + 1:
+            raise InputError(f"S-N curve {self.name!r}: len(m) = {len(m)} must be len(N_knee) + 1 = {len(knees) + 1}")
+        if not (self.S_ref > 0 and self.N_ref > 0 and all(v > 0 for v in m)):
+            raise InputError(f"S-N curve {self.name!r}: need S_ref > 0, N_ref > 0 and every m > 0; got "
+                             f"S_ref = {self.S_ref}, N_ref = {self.N_ref}, m = {m}")
+        edges = (*knees, self.N_cutoff)
+        if any(b <= a for a, b in zip(edges, edges[1:])) or (knees and knees[0] <= 0):
+            raise InputError(f"S-N curve {self.name!r}: knees {knees} and cut-off {self.N_cutoff} must increase")
+        if self.ultimate_strength is not None and not self.ultimate_strength > 0:
+            raise InputError(f"S-N curve {self.name!r}: ultimate_strength must be > 0 or None")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_basquin(cls, name, S_f, b, *, N_cutoff=np.inf, ultimate_strength=None, source=""):
+        """Basquin's law ``S_a = S_f (2N)^b`` (``S_f`` [Pa] the fatigue strength coefficient, ``b < 0``)."""
+        if not (S_f > 0 and b < 0):
+            raise InputError(f"S-N curve {name!r}: Basquin needs S_f > 0 and b < 0, got S_f = {S_f}, b = {b}")
+        return cls(name, S_f * 2.0 ** b, 1.0, (-1.0 / b,), (), N_cutoff, "amplitude", ultimate_strength, source)
+
+    @classmethod
+    def from_two_points(cls, name, N1, S1, N2, S2, *, endurance=True, ultimate_strength=None, source=""):
+        """The line through (``N1``, ``S1``) and (``N2``, ``S2``) in log-log axes; with ``endurance`` the
+        curve is cut off at ``N2`` (an endurance limit ``S2``: infinite life below it)."""
+        m = np.log(N2 / N1) / np.log(S1 / S2)
+        return cls(name, S1, N1, (m,), (), N2 if endurance else np.inf, "amplitude", ultimate_strength, source)
+
+    def scaled(self, factor: float) -> "SNCurve":
+        """The curve with every stress multiplied by ``factor`` (Marin surface/size factors k_a k_b, or the
+        Eurocode size reduction k_s); lives unchanged."""
+        if not (np.isfinite(factor) and factor > 0):
+            raise InputError(f"surface/size factor must be a finite number > 0, got {factor}")
+        if factor == 1.0:
+            return self
+        return replace(self, name=f"{self.name} x {factor:g}", S_ref=self.S_ref * factor)
+
+    # ------------------------------------------------------------------ evaluation
+    def _segments(self):
+        """(N_anchor, S_anchor, m, S_low) per segment: S_low the stress at the segment's long-life end."""
+        out, N_a, S_a = [], self.N_ref, self.S_ref
+        for m, N_end in zip(self.m, (*self.N_knee, self.N_cutoff)):
+            S_end = S_a * (N_a / N_end) ** (1.0 / m) if np.isfinite(N_end) else 0.0
+            out.append((N_a, S_a, m, S_end))
+            N_a, S_a = N_end, S_end
+        return out
+
+    @property
+    def limit(self) -> float:
+        """Endurance limit / cut-off stress S(N_cutoff) [Pa] (0 when the curve has no cut-off)."""
+        return self._segments()[-1][3]
+
+    @property
+    def C(self) -> float:
+        """``C`` of the first segment written ``N = C S^-m`` [cycles Pa^m]."""
+        return self.N_ref * self.S_ref ** self.m[0]
+
+    def life(self, stress) -> np.ndarray:
+        """Cycles to failure at a stress amplitude (or range, see ``quantity``) [Pa], any shape; ``inf`` below
+        :attr:`limit`, 0 for an infinite stress."""
+        S = np.asarray(stress, float)
+        N = np.full(S.shape, np.inf)
+        S_high = np.inf
+        with np.errstate(divide="ignore", over="ignore"):
+            for N_a, S_a, m, S_low in self._segments():
+                on = (S >= S_low) & (S < S_high) if S_low > 0 else (S > 0) & (S < S_high)
+                N[on] = N_a * (S_a / S[on]) ** m
+                S_high = S_low
+        N[np.isposinf(S)] = 0.0
+        return N
+
+    def strength(self, cycles) -> np.ndarray:
+        """The inverse of :meth:`life`: stress [Pa] at a life [cycles]; :attr:`limit` beyond the cut-off."""
+        N = np.asarray(cycles, float)
+        if np.any(~(N > 0)):
+            raise InputError(f"S-N curve {self.name!r}: lives must be > 0 cycles")
+        S = np.full(N.shape, self.limit)
+        N_low = 0.0
+        for (N_a, S_a, m, _), N_end in zip(self._segments(), (*self.N_knee, self.N_cutoff)):
+            on = (N > N_low) & (N <= N_end)
+            S[on] = S_a * (N_a / N[on]) ** (1.0 / m)
+            N_low = N_end
+        return S
+
+
+# ---------------------------------------------------------------------- material data
+# Shigley's / Juvinall-Marshek's stress-life estimate: a straight line in log-log axes from
+# (1e3 cycles, 0.9 S_ut) to (N_e, S_e'), then an endurance limit (steels, cast iron: N_e = 1e6) or, for
+# aluminium (no true endurance limit), the fatigue strength at 5e8 cycles used as a cut-off.
+_F_1E3 = 0.9
+_SHIGLEY = ("Shigley's Mechanical Engineering Design (Budynas & Nisbett), sec. 6-7/6-8: S_e' = 0.5 S_ut for "
+            "steels (S_ut <= 1400 MPa), S-N line from 0.9 S_ut at 1e3 cycles to S_e' at 1e6 cycles; "
+            "Juvinall & Marshek, Fundamentals of Machine Component Design, Fig. 8.11 / Table 8.1")
+
+_MATERIAL_DATA = {
+    # name: (S_ut [MPa], fatigue strength [MPa], at cycles, source)
+    "304": (515.0, 0.5 * 515.0, 1e6,
+            "ESTIMATE: S_ut = 515 MPa (ASTM A240 minimum for annealed 304), S_e' = 0.5 S_ut = 257.5 MPa at 1e6 "
+            "(Shigley's rule for steels; ASM Handbook Vol. 1 lists ~240 MPa for annealed 304). " + _SHIGLEY),
+    "6061-O": (124.0, 62.0, 5e8,
+               "Typical values, ASM Handbook Vol. 2 (Properties of wrought aluminum alloys, 6061): S_ut = 124 MPa, "
+               "fatigue strength 62 MPa at 5e8 cycles (R.R. Moore rotating beam, R = -1); S-N line from "
+               "0.9 S_ut at 1e3 (Juvinall-Marshek estimate); no true endurance limit, 5e8 used as cut-off"),
+    "6061-T6": (310.0, 96.5, 5e8,
+                "Typical values, ASM Handbook Vol. 2 (Properties of wrought aluminum alloys, 6061): S_ut = 310 MPa, "
+                "fatigue strength 96.5 MPa at 5e8 cycles (R.R. Moore rotating beam, R = -1; Shigley's estimate "
+                "0.4 S_ut = 124 MPa is unconservative here); S-N line from 0.9 S_ut at 1e3 (Juvinall-Marshek "
+                "estimate); no true endurance limit, 5e8 used as cut-off"),
+    "HT200": (200.0, 0.4 * 200.0, 1e6,
+              "ESTIMATE: S_ut = 200 MPa (GB/T 9439 grade HT200), endurance ~0.4 S_ut = 80 MPa at 1e6 (Juvinall & "
+              "Marshek, sec. 8.4 for cast iron; cf. Shigley Table A-24, ASTM class 30 grey iron: S_ut 214 MPa, "
+              "S_e 97 MPa); S-N line from 0.9 S_ut at 1e3"),
+    "structural_steel": (460.0, 0.5 * 460.0, 1e6,
+                         "ESTIMATE: S_ut = 460 MPa (ANSYS Engineering Data 'Structural Steel', yield 250 MPa), "
+                         "S_e' = 0.5 S_ut = 230 MPa at 1e6. " + _SHIGLEY),
+    "steel_7801": (460.0, 0.5 * 460.0, 1e6,
+                   "ESTIMATE: taken equal to 'structural_steel' (paper 003 gives the density only): S_ut = 460 MPa, "
+                   "S_e' = 230 MPa at 1e6. " + _SHIGLEY),
+}
+_MATERIAL_DATA["6061"] = _MATERIAL_DATA["6061-O"]  # "6061" is the annealed temper of paper 004
+
+
+def material_sn_curve(name: str) -> SNCurve:
+    """The unnotched, fully reversed (R = -1) S-N curve of a shipped material (name case-insensitive)."""
+    key = {k.lower(): k for k in _MATERIAL_DATA}.get(str(name).lower())
+    if key is None:
+        raise InputError(f"no fatigue (S-N) data for material {name!r}; materials with data are "
+                         f"{sorted(_MATERIAL_DATA)}, or pass a structcheck.fatigue.SNCurve or a detail category "
+                         f"such as 'EC3-71' (valid: {sorted(EC3_CATEGORIES)[:3]}...)")
+    S_ut, S_f, N_f, source = _MATERIAL_DATA[key]
+    return SNCurve.from_two_points(key, 1e3, _F_1E3 * S_ut * MPa, N_f, S_f * MPa, endurance=True,
+                                   ultimate_strength=S_ut * MPa, source=source)
+
+
+# ---------------------------------------------------------------------- Eurocode detail categories
+# EN 1993-1-9:2005, sec. 7.1 and Fig. 7.1: Delta sigma_C at N_C = 2e6, m = 3 to N_D = 5e6 (constant-amplitude
+# fatigue limit Delta sigma_D = (2/5)^(1/3) Delta sigma_C = 0.737 Delta sigma_C), m = 5 to the cut-off at
+# N_L = 1e8 (Delta sigma_L = (5/100)^(1/5) Delta sigma_D = 0.405 Delta sigma_C). Categories of Tables 8.1-8.10.
+EC3_CATEGORIES = {f"EC3-{c}": c for c in (160, 140, 125, 112, 100, 90, 80, 71, 63, 56, 50, 45, 40, 36)}
+# EN 1999-1-3:2007, sec. 6.2.1 and Fig. 6.8: Delta sigma_C at N_C = 2e6 with slope m1 up to N_D = 5e6,
+# m2 = m1 + 2 to the cut-off N_L = 1e8. Named "EC9-<Delta sigma_C>-<m1>". A representative set of the
+# category/slope pairs of the detail tables of Annex J (plain material m1 = 7, welded details m1 = 4.3 and 3.4).
+EC9_CATEGORIES = {f"EC9-{c}-{m1}": (c, m1) for c, m1 in (
+    (140, 7), (125, 7), (112, 7), (100, 7), (90, 7), (80, 7), (71, 7),
+    (56, 4.3), (50, 4.3), (45, 4.3), (40, 4.3), (36, 4.3), (32, 4.3), (28, 4.3), (25, 4.3), (23, 4.3),
+    (36, 3.4), (32, 3.4), (28, 3.4), (25, 3.4), (23, 3.4), (20, 3.4), (18, 3.4), (16, 3.4), (14, 3.4), (12, 3.4))}
+
+
+def detail_category(name: str) -> SNCurve:
+    """A Eurocode welded/constructional detail category as a stress-*range* curve: ``"EC3-71"`` (EN 1993-1-9
+    steel) or ``"EC9-25-4.3"`` (EN 1999-1-3 aluminium, ``<Delta sigma_C [MPa]>-<m1>``). Ranges include the
+    weld's residual stresses: no mean-stress correction. Characteristic values: the partial factors
+    gamma_Ff, gamma_Mf are the caller's."""
+    key = str(name).upper()
+    if key in EC3_CATEGORIES:
+        c = EC3_CATEGORIES[key]
+        return SNCurve(key, c * MPa, 2e6, (3.0, 5.0), (5e6,), 1e8, "range", None,
+                       f"EN 1993-1-9:2005 sec. 7.1, Fig. 7.1: detail category {c} (Delta sigma_C = {c} MPa at "
+                       f"2e6 cycles, m = 3 to 5e6, m = 5 to the cut-off at 1e8)")
+    if key in EC9_CATEGORIES:
+        c, m1 = EC9_CATEGORIES[key]
+        return SNCurve(key, c * MPa, 2e6, (m1, m1 + 2.0), (5e6,), 1e8, "range", None,
+                       f"EN 1999-1-3:2007 sec. 6.2.1, Fig. 6.8: detail category {c}-{m1} (Delta sigma_C = {c} "
+                       f"MPa at 2e6 cycles, m1 = {m1} to 5e6, m2 = m1 + 2 to the cut-off at 1e8)")
+    raise InputError(f"unknown detail category {name!r}; valid categories are {list(EC3_CATEGORIES)} and "
+                     f"{list(EC9_CATEGORIES)}")
+
+
+def get_sn_curve(spec) -> SNCurve:
+    """An :class:`SNCurve` from an SNCurve, a detail-category name (``"EC3-..."``, ``"EC9-..."``), a material
+    name or a :class:`structcheck.model.Material` (by its name)."""
+    if isinstance(spec, SNCurve):
+        return spec
+    name = getattr(spec, "name", spec)
+    if not isinstance(name, str):
+        raise InputError(f"expected an SNCurve, a material or a detail category name, got {spec!r}")
+    if name.upper().startswith(("EC3-", "EC9-")):
+        return detail_category(name)
+    return material_sn_curve(name)
+
+
+# ---------------------------------------------------------------------- Marin factors
+# Shigley's Mechanical Engineering Design, 9th/10th ed., eq. (6-19) and Table 6-2: k_a = a S_ut^b, S_ut in MPa.
+SURFACE_FINISH = {"ground": (1.58, -0.085), "machined": (4.51, -0.265), "cold-drawn": (4.51, -0.265),
+                  "hot-rolled": (57.7, -0.718), "as-forged": (272.0, -0.995)}
+
+
+def marin_surface_factor(ultimate_strength: float, finish: str) -> float:
+    """Marin surface factor k_a = a S_ut^b (Shigley eq. 6-19, Table 6-2); ``ultimate_strength`` [Pa]. Capped
+    at 1 (the formula exceeds 1 for soft alloys with a machined finish, where no benefit is taken)."""
+    if finish not in SURFACE_FINISH:
+        raise InputError(f"unknown surface finish {finish!r}; valid finishes are {list(SURFACE_FINISH)}")
+    a, b = SURFACE_FINISH[finish]
+    return min(1.0, a * (ultimate_strength / MPa) ** b)
+
+
+def marin_size_factor(diameter: float, loading: str = "bending") -> float:
+    """Marin size factor k_b for a round section of ``diameter`` [m] (Shigley eq. 6-20): 1.24 d^-0.107 for
+    2.79 <= d <= 51 mm, 1.51 d^-0.157 for 51 < d <= 254 mm (bending, torsion), 1 for axial loading."""
+    if loading == "axial":
+        return 1.0
+    if loading not in ("bending", "torsion"):
+        raise InputError(f"loading must be 'bending', 'torsion' or 'axial', got {loading!r}")
+    d = diameter * 1e3
+    if not 2.79 <= d <= 254.0:
+        raise InputError(f"Marin size factor is defined for 2.79 mm <= d <= 254 mm, got d = {d:g} mm")
+    return 1.24 * d ** -0.107 if d <= 51.0 else 1.51 * d ** -0.157
