@@ -167,8 +167,14 @@ class _Call(_Node):
         w = x1 - x0
         D = np.clip((x - x0) / w, 0.0, 1.0)
         s, ds, dds = _step_poly(D, self.name == "STEP")
-        # one-sided limits at the ends: the right limit at x0 and the left limit at x1 belong to the ramp
-        inside = in_span(x, x0, x1, side)
+        # One-sided limits at the ends are taken in time, not in x: the ramp's own (right) limit at its start and
+        # (left) limit at its end. The span in time is the one step_breaks reports (and time_grid samples), so an
+        # exact grid time picks the right side whatever the round-off in a*time + b, and a < 0 (x falling in
+        # time) does not swap the sides.
+        a, b = self.args[0].affine()
+        c0, c1 = self.args[1].constant(), self.args[3].constant()
+        t0, t1 = sorted(((c0 - b) / a, (c1 - b) / a)) if a != 0 else (np.inf, -np.inf)
+        inside = in_span(t, t0, t1, side)
         ds = np.where(inside, ds, 0.0)
         dds = np.where(inside, dds, 0.0)
         dh = h1 - h0
@@ -324,6 +330,12 @@ class _Parser:
         raise InputError(_at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))
 
 
+def _too_deep(text: str) -> str:
+    short = text if len(text) <= 60 else text[:57] + "..."
+    return (f"motion law {short!r} is nested too deeply to evaluate (parentheses, function calls, signs or powers "
+            f"thousands deep); write it with fewer levels")
+
+
 class MotionLaw:
     """An ADAMS motion expression, e.g. ``STEP(time,3,0,5,90d) + STEP(time,8,0,10,-90d)``.
 
@@ -341,8 +353,11 @@ class MotionLaw:
         if not isinstance(text, str) or not text.strip():
             raise InputError(f"a motion law must be a non-empty expression string, got {text!r}")
         self.text = text
-        self._root = _Parser(text).parse()
-        self.ramp_spans = tuple(self._root.step_breaks())
+        try:
+            self._root = _Parser(text).parse()
+            self.ramp_spans = tuple(self._root.step_breaks())
+        except RecursionError:
+            raise InputError(_too_deep(text)) from None
         ends = sorted({x for pair in self.ramp_spans for x in pair})
         self.breakpoints = tuple(float(x) for x in ends)
         self.ramps = tuple(sorted(float(b - a) for a, b in self.ramp_spans))
@@ -353,7 +368,10 @@ class MotionLaw:
     def _eval(self, t, side=1):
         """Value, velocity and acceleration at ``t`` [s], each of t's shape."""
         t = as_times(t)
-        f, d, dd = self._root.eval(np.atleast_1d(t), side)
+        try:
+            f, d, dd = self._root.eval(np.atleast_1d(t), side)
+        except RecursionError:
+            raise InputError(_too_deep(self.text)) from None
         for arr, what in ((f, "value"), (d, "velocity"), (dd, "acceleration")):
             if not np.all(np.isfinite(arr)):
                 k = int(np.argmax(~np.isfinite(arr)))
