@@ -73,7 +73,7 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
 
 def _report(study, out, *, quiet: bool, vtk: bool) -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
-    from .results.files import format_table
+    from .results import format_table
     from .study import run
 
     result = run(study, out, progress=not quiet, vtk=vtk)
@@ -116,12 +116,12 @@ def _cmd_verify(args) -> int:
 def _cmd_info(args) -> int:
     from dataclasses import replace
 
+    from .rigid.stage import as_chain
     from .study import run
 
     study = build_study(args.study, _params(args.set), debug=args.traceback)
-    robot = study.robot
-    driven = getattr(robot, "independent", None) or robot.dof_names  # a closed chain's independent coordinates
-    print(f"study {study.name}: {robot.n_dof} degrees of freedom {list(driven)}, t_end {study.t_end} s")
+    chain = as_chain(study.robot)  # an open robot's driven joints are all its movable ones
+    print(f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s")
     # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
     at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False)
     summary = run(at_home, progress=False, write=False).summary
