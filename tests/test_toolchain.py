@@ -7,23 +7,17 @@ from test_pipeline import L1, L2, two_beam_robot
 from structcheck.checks.toolchain import (ChainLink, arm_lowest_mode, tool_chain, tool_link_compliance,
                                           tool_point_deflection)
 from structcheck.loads import LinkLoads, LoadColumn
-from structcheck.model.robot import Joint, Link, Robot
-
-
-def T(p):
-    M = np.eye(4)
-    M[:3, 3] = p
-    return M
+from structcheck.model.robot import Joint, Link, Robot, trans
 
 
 def three_links():
     """ground -j1-> a -j2-> b -j3-> c, plus a side branch b -j4-> d; the tool on b."""
     links = [Link(n) for n in ("ground", "a", "b", "c", "d")]
     y = np.array([0, 1.0, 0])
-    joints = [Joint("j1", "revolute", "ground", "a", T([0, 0, 0]), y, -3, 3),
-              Joint("j2", "revolute", "a", "b", T([1, 0, 0]), y, -3, 3),
-              Joint("j3", "revolute", "b", "c", T([1, 0, 0]), y, -3, 3),
-              Joint("j4", "revolute", "b", "d", T([0, 1, 0]), y, -3, 3)]
+    joints = [Joint("j1", "revolute", "ground", "a", trans(), y, -3, 3),
+              Joint("j2", "revolute", "a", "b", trans(1.0), y, -3, 3),
+              Joint("j3", "revolute", "b", "c", trans(1.0), y, -3, 3),
+              Joint("j4", "revolute", "b", "d", trans(y=1.0), y, -3, 3)]
     return Robot(links, joints, points={"tool": ("b", np.array([0.5, 0, 0]))})
 
 
