@@ -38,7 +38,7 @@ def printed(value: float, text: str) -> bool:
 
 def test_printed_helper():
     assert printed(9.8244, "9.82") and not printed(9.8264, "9.82")
-    assert printed(1.42382e-4, "1.424e-4") and not printed(1.4245e-4, "1.424e-4")
+    assert printed(1.42382e-4, "1.424e-4") and not printed(1.4256e-4, "1.424e-4")
     assert printed(1980, "1,980") and printed(1.35, "+1.35") and printed(-0.004, "-0.00")
 
 
