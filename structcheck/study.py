@@ -5,7 +5,7 @@
 Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
 time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
 -> :func:`link_bases` (``fe.response.LinkBasis``) -> :func:`refine` (samples where the links ring) ->
-:func:`link_solutions` (``checks.LinkSolution``) -> :func:`output_frames` -> ``checks`` (link results, tool
+:func:`link_solution` per link (``checks.LinkSolution``) -> :func:`output_frames` -> ``checks`` (link results, tool
 point, verdict, warnings) -> ``results`` (summary, files).
 
 A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
@@ -29,7 +29,7 @@ from .errors import InputError
 from .fe import response as fe
 from .motion import as_law, time_grid
 from .motion.laws import TimeGrid
-from .results import LinkResult, RunResult, prepare_output, write_results
+from .results import RunResult, prepare_output, write_results
 from .results.summary import run_summary
 from .rigid.stage import RigidBody, as_chain, rigid_body
 
@@ -307,7 +307,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         with _bar(progress, 1, "dynamics") as bar:
             rigid = rigid_stage(study, prep, prep.grid.t)
             bar.update()
-    loads = link_loads(study, prep, rigid)
+    with clock("loads"):
+        loads = link_loads(study, prep, rigid)
     bases = link_bases(study, loads, clock, progress)
     with clock("refine"):
         rigid, loads, notes = refine(study, prep, bases, rigid, loads)

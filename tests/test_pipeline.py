@@ -173,9 +173,7 @@ def test_non_structural_mass_loads_its_pad(arm_parts):
     assert b["tool_point_deflection_m"] - a["tool_point_deflection_m"] == pytest.approx(extra, rel=0.03)
 
 
-def test_deflection_limit_enters_the_verdict(arm_parts, tmp_path):
-    from structcheck.cli import main
-
+def test_deflection_limit_enters_the_verdict(arm_parts):
     base = dict(name="limit", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
                 quasi_static=True, tool_point="tool", point_forces=(PointForce("tool", 100.0, (0, 0, -1)),))
     free = run(Study(**base), progress=False, write=False).summary
