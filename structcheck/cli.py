@@ -73,7 +73,7 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
 
 def _report(study, out, *, quiet: bool, vtk: bool) -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
-    from .results.files import format_table
+    from .results import format_table
     from .study import run
 
     result = run(study, out, progress=not quiet, vtk=vtk)
@@ -116,12 +116,12 @@ def _cmd_verify(args) -> int:
 def _cmd_info(args) -> int:
     from dataclasses import replace
 
+    from .rigid.stage import as_chain
     from .study import run
 
     study = build_study(args.study, _params(args.set), debug=args.traceback)
-    robot = study.robot
-    driven = getattr(robot, "independent", None) or robot.dof_names  # a closed chain's independent coordinates
-    print(f"study {study.name}: {robot.n_dof} degrees of freedom {list(driven)}, t_end {study.t_end} s")
+    chain = as_chain(study.robot)  # an open robot's driven joints are all its movable ones
+    print(f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s")
     # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
     at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False)
     summary = run(at_home, progress=False, write=False).summary
@@ -136,18 +136,30 @@ def _cmd_info(args) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _traceback_option() -> argparse.ArgumentParser:
+    """--traceback, as a parent parser."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--traceback", action="store_true",
                         help="on an error, show the full Python traceback instead of one line")
+    return common
+
+
+def _run_options() -> argparse.ArgumentParser:
+    """--out, --no-vtk and --quiet of a command that runs a study, as a parent parser."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--out", help="results folder (default results/<study name>)")
+    common.add_argument("--no-vtk", action="store_true", help="skip the ParaView files")
+    common.add_argument("--quiet", action="store_true", help="no progress bars")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _traceback_option()
     p = argparse.ArgumentParser(prog="structcheck", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", parents=[common], help="run a study script; writes a results folder")
+    r = sub.add_parser("run", parents=[common, _run_options()], help="run a study script; writes a results folder")
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
-    r.add_argument("--out", help="results folder (default results/<study name>)")
     r.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
-    r.add_argument("--no-vtk", action="store_true", help="skip the ParaView files")
-    r.add_argument("--quiet", action="store_true", help="no progress bars")
     r.set_defaults(func=_cmd_run)
     c = sub.add_parser("compare", parents=[common], help="compare two results folders (design-change gate)")
     c.add_argument("baseline")
@@ -204,12 +216,8 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     doc = (where.get("__doc__") or "").strip().splitlines()
     build_doc = (getattr(build, "__doc__", None) or "").strip().splitlines()
     ap = argparse.ArgumentParser(prog=prog, description=doc[0] if doc else None,
-                                 epilog=f"build(): {build_doc[0]}" if build_doc else None)
-    ap.add_argument("--out", help="results folder (default results/<study name>)")
-    ap.add_argument("--no-vtk", action="store_true", help="skip the ParaView files")
-    ap.add_argument("--quiet", action="store_true", help="no progress bars")
-    ap.add_argument("--traceback", action="store_true",
-                    help="on an error, show the full Python traceback instead of one line")
+                                 epilog=f"build(): {build_doc[0]}" if build_doc else None,
+                                 parents=[_run_options(), _traceback_option()])
     defaults = {}
     if build is not None:
         for name, par in inspect.signature(build).parameters.items():

@@ -2,24 +2,36 @@
 
     robot ──> motion ──> inverse dynamics ──> link loads ──> transient FE per link ──> chain ──> verdict ──> results
 
+Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
+time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
+-> :func:`link_bases` (``fe.response.LinkBasis``) -> :func:`refine` (samples where the links ring) ->
+:func:`link_solution` per link (``checks.LinkSolution``) -> :func:`output_frames` -> ``checks`` (link results, tool
+point, verdict, warnings) -> ``results`` (summary, files).
+
 A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
 only under ``if __name__ == "__main__":``.
 """
 from __future__ import annotations
 
 import importlib.util
-import platform
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
+from . import loads as linkloads
+from .checks import LinkSolution, link_result, run_warnings, tool_point_checks, verdict
 from .errors import InputError
-
-WRENCH_COMPONENTS = ("Fx", "Fy", "Fz", "Mx", "My", "Mz")
+from .fe import response as fe
+from .motion import as_law, time_grid
+from .motion.laws import TimeGrid
+from .results import RunResult, prepare_output, write_results
+from .results.summary import run_summary
+from .rigid.stage import RigidBody, as_chain, rigid_body
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,7 @@ class Payload:
 class Study:
     """Everything a run needs.
 
-    ``robot`` is a ``structcheck.Robot`` or a ``structcheck.closedchain.ClosedChain`` (loops closed by cut
+    ``robot`` is a ``structcheck.Robot`` or a ``structcheck.ClosedChain`` (loops closed by cut
     joints; its independent coordinates are then the driven joints, and each cut joint's interface is a named
     surface on both links it joins). ``motion`` maps joint name -> law (ADAMS expression string, number or law object) giving the offset from
     home [rad or m]; joints not named stay at home. ``parts`` maps link name -> a ``structcheck.Part`` (its mesh
@@ -121,451 +133,213 @@ def load_study(path: str | Path, **params) -> Study:
     return study
 
 
-def _law(x):
-    from .motion.laws import Constant, MotionLaw
-
-    if isinstance(x, str):
-        return MotionLaw(x)
-    if isinstance(x, (int, float)):
-        return Constant(float(x))
-    return x
-
-
 MAX_RINGING_SAMPLES = 200_000  # samples a run may add to follow the links' elastic ringing
 
 
-def _bar(progress, total, desc):
+class _Clock:
+    """Wall time [s] since creation (``elapsed``) and per named phase (``timings``, summed over repeats)."""
+
+    def __init__(self):
+        self.t0 = time.perf_counter()
+        self.timings: dict[str, float] = {}
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    @contextmanager
+    def __call__(self, name: str):
+        t1 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t1
+
+
+def _bar(progress: bool, total: int, desc: str):
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=desc, disable=not progress, leave=True)
 
 
-def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
-        vtk: bool = True, plots: bool = True):
-    """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
-    from .fe import response as analysis
-    from .checks import toolchain as chainmod
-    from . import loads as linkloads
-    from .results import files as results
-    from .motion.laws import time_grid
-    from .rigid.stage import is_closed_chain, rigid_body
+@dataclass(frozen=True)
+class Prepared:
+    """A study's inputs made ready: the ``chain`` (``ClosedChain``; an open robot has no cuts) whose tree carries
+    the link inertials the run uses, the driven ``laws`` (joint name -> law, offsets from home), the point forces'
+    magnitude ``force_laws`` (in ``study.point_forces`` order), the ``payloads`` as the dynamics takes them, the
+    analysis ``grid`` and the links with a part, in the robot's order (``fe_links``)."""
 
-    if out is not None and write:
-        results.prepare_output(out)
-    timings = {}
-    t0 = time.perf_counter()
-    closed = is_closed_chain(study.robot)
-    robot = study.robot.tree if closed else study.robot  # the spanning tree of a closed chain
-    driven = study.robot.independent if closed else robot.dof_names
-    unknown = sorted(set(study.motion) - set(driven))
+    chain: Any
+    laws: dict
+    force_laws: tuple
+    payloads: dict
+    grid: TimeGrid
+    fe_links: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RigidStage:
+    """The rigid-body stage on the samples ``t`` (n_t,) [s]: the point forces applied (point name -> (n_t, 3)
+    world [N]) and the ``body`` (``RigidBody``: motion, torques, joint wrenches, checks)."""
+
+    t: np.ndarray
+    point_forces: dict
+    body: RigidBody
+
+
+def prepare(study: Study) -> Prepared:
+    """Check the study's names against its robot and its meshes' placement, take the link inertials from the
+    meshes (``inertia_from_meshes``), and build the laws and the analysis grid. InputError names what is wrong."""
+    chain = as_chain(study.robot)
+    tree = chain.tree
+    unknown = sorted(set(study.motion) - set(chain.independent))
     if unknown:
-        raise InputError(f"motion names unknown joints {unknown}; the robot's driven joints are {list(driven)}")
-    unknown = sorted(set(study.parts) - set(robot.link_names))
+        raise InputError(f"motion names unknown joints {unknown}; the robot's driven joints are "
+                         f"{list(chain.independent)}")
+    unknown = sorted(set(study.parts) - set(tree.link_names))
     if unknown:
-        raise InputError(f"parts name unknown links {unknown}; the robot's links are {robot.link_names}")
+        raise InputError(f"parts name unknown links {unknown}; the robot's links are {tree.link_names}")
     for pf in study.point_forces:
-        if pf.point not in robot.points:
+        if pf.point not in tree.points:
             raise InputError(f"point force at unknown point {pf.point!r}; the robot's points are "
-                             f"{sorted(robot.points)}")
-    payloads = _payloads(study, robot)
-
-    # ---- robot mass properties from the meshes
+                             f"{sorted(tree.points)}")
+    payloads = linkloads.payload_table(study.payloads, tree)
+    linkloads.check_part_placement(tree, study.parts)
     if study.inertia_from_meshes:
         for name, part in study.parts.items():
             mp = part.mass_properties()
-            robot = robot.with_link(name, mass=mp.mass, com=mp.com, inertia=mp.inertia_com)
-
-    # ---- motion and time grid
-    laws = {j: _law(study.motion.get(j, 0.0)) for j in driven}
-    force_laws = [_law(pf.magnitude) for pf in study.point_forces]
-    grid = time_grid(list(laws.values()) + force_laws, study.t_end, n_frames=study.n_frames,
+            tree = tree.with_link(name, mass=mp.mass, com=mp.com, inertia=mp.inertia_com)
+    laws = {j: as_law(study.motion.get(j, 0.0)) for j in chain.independent}
+    force_laws = tuple(as_law(pf.magnitude) for pf in study.point_forces)
+    grid = time_grid(list(laws.values()) + list(force_laws), study.t_end, n_frames=study.n_frames,
                      min_ramp_samples=study.min_ramp_samples, max_dt=study.max_step_s)
+    return Prepared(chain=chain.with_tree(tree), laws=laws, force_laws=force_laws, payloads=payloads, grid=grid,
+                    fe_links=tuple(n for n in tree.link_names if n in study.parts))
 
-    def rigid_stage(t):
-        """Driven motion, point forces and the rigid-body dynamics on the samples t."""
-        side = np.where(t < t[-1], 1, -1)  # right-sided accelerations at breakpoints, left at the end
-        merged = {}
-        for pf, law in zip(study.point_forces, force_laws):
-            d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
-            merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
-        home = np.array([robot.joint(j).home for j in driven])
-        q_drv = home + np.column_stack([laws[j].value(t) for j in driven])
-        qd_drv = np.column_stack([laws[j].velocity(t) for j in driven])
-        qdd_drv = np.column_stack([_one_sided_acc(laws[j], t, side) for j in driven])
-        return merged, rigid_body(study.robot, robot, t, q_drv, qd_drv, qdd_drv, study.gravity, merged, payloads)
 
-    def loads_of(name, part, rigid, point_forces):
-        return linkloads.link_loads(robot, rigid.dynamics, name, part, study.gravity, point_forces, payloads,
-                                    cuts=rigid.cuts)
+def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
+    """Driven motion, point forces and the rigid-body dynamics on the samples ``t``: accelerations are
+    right-sided at breakpoints, left-sided at the last sample."""
+    side = np.where(t < t[-1], 1, -1)
+    driven = prep.chain.independent
+    home = np.array([prep.chain.tree.joint(j).home for j in driven])
+    q = home + np.column_stack([prep.laws[j].value(t) for j in driven])
+    qd = np.column_stack([prep.laws[j].velocity(t) for j in driven])
+    qdd = np.column_stack([np.where(side > 0, prep.laws[j].acceleration(t, side=1),
+                                    prep.laws[j].acceleration(t, side=-1)) for j in driven])
+    point_forces = linkloads.point_force_histories(study.point_forces, prep.force_laws, t)
+    body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
+    return RigidStage(t=t, point_forces=point_forces, body=body)
 
-    t = grid.t
-    with _bar(progress, 1, "dynamics") as bar:
-        point_forces, rigid = rigid_stage(t)
-        bar.update()
-    timings["dynamics"] = time.perf_counter() - t0
-    fe_links = [n for n in robot.link_names if n in study.parts]
-    _check_part_placement(robot, study.parts)
 
-    # ---- FE bases of every link: one factorization, unit-load solutions and modes each
-    bases, link_loads = {}, {}
-    with _bar(progress, len(fe_links), "FE bases (factorization, unit loads, modes)") as bar:
-        for name in fe_links:
-            t1 = time.perf_counter()
-            part = study.parts[name]
-            link_loads[name] = loads_of(name, part, rigid, point_forces)
-            bases[name] = analysis.build_basis(part, link_loads[name].F, list(link_loads[name].support),
-                                               0 if study.quasi_static else study.n_modes)
-            timings[f"fe_{name}"] = time.perf_counter() - t1
+def link_loads(study: Study, prep: Prepared, rigid: RigidStage) -> dict[str, linkloads.LinkLoads]:
+    """Every FE link's unit loads and coefficient histories on the rigid stage's samples."""
+    return {n: linkloads.link_loads(prep.chain, rigid.body.dynamics, n, study.parts[n], study.gravity,
+                                    rigid.point_forces, prep.payloads) for n in prep.fe_links}
+
+
+def link_bases(study: Study, loads: dict, clock: _Clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
+    """Every FE link's basis: one factorization, the unit-load solutions and the lowest modes (none when
+    quasi-static)."""
+    bases = {}
+    with _bar(progress, len(loads), "FE bases (factorization, unit loads, modes)") as bar:
+        for name, ld in loads.items():
+            with clock(f"fe_{name}"):
+                bases[name] = fe.build_basis(study.parts[name], ld.F, list(ld.support),
+                                             0 if study.quasi_static else study.n_modes)
             bar.update()
+    return bases
 
-    # ---- sample the links' elastic ringing: add samples where a mode rings after a fast load change
-    frame_times = t[grid.frame_index]
+
+def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
+           loads: dict) -> tuple[RigidStage, dict, list[str]]:
+    """Add samples where a link's modes ring after a fast load change (at most ``MAX_RINGING_SAMPLES``, evenly
+    among those wanted) and redo the rigid stage and the loads on them; returns (rigid stage, loads, notes)."""
+    if study.quasi_static:
+        return rigid, loads, []
+    extra = np.unique(np.concatenate([
+        fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio) for n in prep.fe_links]))
     notes = []
-    if not study.quasi_static:
-        extra = np.unique(np.concatenate([
-            analysis.ringing_samples(bases[n], t, link_loads[n].coeff, study.damping_ratio) for n in fe_links]))
-        if len(extra) > MAX_RINGING_SAMPLES:  # e.g. undamped stiff links ringing all along a long motion
-            notes.append(f"the links' ringing after fast load changes wants {len(extra)} more samples; "
-                         f"{MAX_RINGING_SAMPLES} were added, evenly among them, so peaks of that ringing may read "
-                         f"low: raise damping_ratio, lower n_modes, or set max_step_s")
-            extra = extra[np.linspace(0, len(extra) - 1, MAX_RINGING_SAMPLES).astype(int)]
-        if len(extra):
-            t1 = time.perf_counter()
-            t = np.union1d(t, extra)
-            with _bar(progress, 1, f"dynamics on the refined grid ({len(t)} samples)") as bar:
-                point_forces, rigid = rigid_stage(t)
-                link_loads = {n: loads_of(n, study.parts[n], rigid, point_forces) for n in fe_links}
-                bar.update()
-            timings["refine"] = time.perf_counter() - t1
-    frame_index = np.searchsorted(t, frame_times)  # the coarse samples are kept exactly
-    q, dqd, dqdd, dyn = rigid.q, rigid.qd, rigid.qdd, rigid.dynamics
-    kin = dyn.kinematics
+    if len(extra) > MAX_RINGING_SAMPLES:  # e.g. undamped stiff links ringing all along a long motion
+        notes.append(f"the links' ringing after fast load changes wants {len(extra)} more samples; "
+                     f"{MAX_RINGING_SAMPLES} were added, evenly among them, so peaks of that ringing may read "
+                     f"low: raise damping_ratio, lower n_modes, or set max_step_s")
+        extra = extra[np.linspace(0, len(extra) - 1, MAX_RINGING_SAMPLES).astype(int)]
+    if not len(extra):
+        return rigid, loads, notes
+    fine = rigid_stage(study, prep, np.union1d(rigid.t, extra))
+    return fine, link_loads(study, prep, fine), notes
 
-    # ---- transient response of every link on the analysis grid
-    link_results, responses, eq_errors = {}, {}, {}
-    with _bar(progress, len(fe_links), "FE transient response") as bar:
-        for name in fe_links:
-            t1 = time.perf_counter()
-            part, basis, loads = study.parts[name], bases[name], link_loads[name]
-            size = float(np.ptp(part.points, axis=0).max())
-            eq_errors[name] = linkloads.equilibrium_residual(analysis.load_resultants(part, loads.F), loads, size)
-            modal = (np.zeros((len(t), 0)) if study.quasi_static else
-                     analysis.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True))
-            brittle = part.material.criterion == "max_principal"
-            resp = analysis.respond(part, basis, loads.coeff, modal, brittle=brittle)
-            qs_max = float("nan")
-            if not study.quasi_static and basis.phi.shape[1]:
-                qs_max = analysis.respond(part, basis, loads.coeff, np.zeros_like(modal)).max_von_mises
-            responses[name] = (part, basis, loads, resp, modal)
-            link_results[name] = _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max,
-                                              eq_errors[name])
-            timings[f"fe_{name}"] += time.perf_counter() - t1
-            bar.update()
 
-    # ---- output frames: uniform frames plus every link's peak times
-    peak_idx = [responses[n][3].i_time_max for n in responses] + \
-               [responses[n][3].i_time_max_deformation for n in responses]
-    frame_idx = np.unique(np.r_[frame_index, peak_idx]).astype(int)
-    for name, (part, basis, loads, resp, modal) in responses.items():
-        ff = analysis.frame_fields(part, basis, loads.coeff[frame_idx], modal[frame_idx],
-                                   brittle=part.material.criterion == "max_principal")
-        L = link_results[name]
-        E = part.material.E
-        L.frame_fields = {
-            "displacement": ff["displacement"],
-            "von_mises": ff["von_mises"],
-            "equivalent_strain": ff["von_mises"] / E,
-            "safety_factor": part.material.safety_factor(ff["von_mises"], ff.get("max_principal")),
-        }
+def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads.LinkLoads,
+                  t: np.ndarray) -> LinkSolution:
+    """One link's transient response on the samples ``t`` (mode acceleration from the static equilibrium of the
+    first sample), its quasi-static peak and the equilibrium residual of its loads."""
+    part = study.parts[name]
+    size = float(np.ptp(part.points, axis=0).max())
+    eq_error = linkloads.equilibrium_residual(fe.load_resultants(part, loads.F), loads, size)
+    modal = (np.zeros((len(t), 0)) if study.quasi_static else
+             fe.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True))
+    response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal")
+    qs_max = float("nan")
+    if not study.quasi_static and basis.phi.shape[1]:
+        qs_max = fe.respond(part, basis, loads.coeff, np.zeros_like(modal)).max_von_mises
+    return LinkSolution(name=name, part=part, loads=loads, basis=basis, response=response, modal=modal,
+                        quasi_static_max_von_mises_pa=qs_max, equilibrium_error=eq_error)
 
-    # ---- tool-point deflection and arm mode
-    tool_defl, arm_hz, arm_t = _chain_results(study, robot, kin, responses, t, frame_idx)
-    warnings = list(rigid.warnings) + notes
-    for name, err in eq_errors.items():
-        if err > 1e-6:
-            mesh_kg, robot_kg = study.parts[name].mass_properties().mass, robot.link(name).mass
-            warnings.append(f"link {name!r}: its FE loads do not balance its joint reaction (relative residual "
-                            f"{err:.2g}); the robot's inertia of this link ({robot_kg:.4g} kg) differs from its mesh "
-                            f"({mesh_kg:.4g} kg): use inertia_from_meshes=True or add the difference as point masses")
-    if rigid.cuts and rigid.undetermined is not None and rigid.undetermined.any():
-        names = [f"{n} ({', '.join(c for c, u in zip(WRENCH_COMPONENTS, row) if u)})"
-                 for n, row in zip(dyn.joint_names, rigid.undetermined) if row.any()]
-        warnings.append("statically indeterminate loop loads: " + "; ".join(names) + ". Rigid-body mechanics "
-                        "cannot split these between the loop's joints; the links are loaded with the minimum-norm "
-                        "split, so stresses from them are indicative")
-    if rigid.cuts and study.tool_point:
-        warnings.append("the tool-point deflection follows the spanning tree: the stiffness the loops add in "
-                        "parallel is not counted (the estimate is on the flexible side)")
-    if np.isfinite(arm_hz):
-        ramp = grid.shortest_ramp if hasattr(grid, "shortest_ramp") else float("nan")
-        if np.isfinite(ramp) and ramp < 3.0 / arm_hz:
-            warnings.append(f"the shortest load ramp ({ramp * 1e3:.3g} ms) is shorter than 3 periods of the arm's "
-                            f"estimated lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): arm-level "
-                            f"dynamics (payload swinging on the flexible chain) are not captured by the per-link "
-                            f"transient")
-    timings["total"] = time.perf_counter() - t0
-    summary = _summary(study, robot, rigid, link_results, tool_defl, (arm_hz, arm_t), eq_errors, timings, warnings, t,
-                       frame_idx)
-    run_result = results.RunResult(
-        study_name=study.name, t=t, frame_times=t[frame_idx], joint_names=list(dyn.joint_names),
-        dof_names=list(robot.dof_names), q=q, qd=dqd, qdd=dqdd, tau=rigid.tau, joint_wrenches=dyn.joint_wrenches,
-        link_names=list(robot.link_names), T_world_link_frames=kin.T_world_link[frame_idx], links=link_results,
-        summary=summary)
+
+def output_frames(grid: TimeGrid, t: np.ndarray, solutions: dict[str, LinkSolution]) -> np.ndarray:
+    """Indices into ``t`` of the output frames: the grid's uniform frames (kept exactly when samples were added)
+    plus every link's times of peak stress and peak deformation."""
+    frame_index = np.searchsorted(t, grid.t[grid.frame_index])
+    peaks = [s.response.i_time_max for s in solutions.values()] + \
+            [s.response.i_time_max_deformation for s in solutions.values()]
+    return np.unique(np.r_[frame_index, peaks]).astype(int)
+
+
+def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
+        vtk: bool = True, plots: bool = True) -> RunResult:
+    """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
     if out is not None and write:
-        t2 = time.perf_counter()
-        results.write_results(run_result, out, vtk=vtk, plots=plots, progress=progress)
-        summary["timings_s"]["write"] = time.perf_counter() - t2
-        results.write_summary(summary, Path(out) / "summary.json")
-    return run_result
-
-
-def _check_part_placement(robot, parts: dict) -> None:
-    """Reject a link mesh that cannot be in its link frame and in metres: one whose size is far from the span of
-    its joints and points (a mesh in mm read as m, or the reverse), or whose joint surface does not sit on its
-    revolute joint's axis (a mesh exported in world or CAD coordinates instead of the link frame)."""
-    children = {}
-    for j in robot.joints:
-        children.setdefault(j.parent, []).append(j)
-    proximal = {j.child: j for j in robot.joints}
-    for name, part in parts.items():
-        # revolute axes of the link's joints in its frame: (joint name, point on the axis, direction)
-        axes = []
-        if name in proximal:
-            axes.append((proximal[name], np.zeros(3), np.asarray(proximal[name].axis, float)))
-        for j in children.get(name, []):
-            axes.append((j, np.asarray(j.origin, float)[:3, 3], np.asarray(j.origin, float)[:3, :3] @ j.axis))
-        marks = [np.zeros(3)] + [x for _, x, _ in axes] + \
-                [np.asarray(xyz, float) for ln, xyz in robot.points.values() if ln == name]
-        span = max(float(np.ptp(np.array(marks), axis=0).max()), 0.02)
-        lo, hi = part.points.min(axis=0), part.points.max(axis=0)
-        size = float(np.linalg.norm(hi - lo))
-        if size > 50 * span or size < span / 50:
-            hint = ("is the mesh in millimetres? read it with units='mm'" if size > 50 * span else
-                    "is the mesh in metres but read with units='mm'?")
-            raise InputError(f"link {name!r}: its mesh is {size:.4g} m across but its joints and points span "
-                             f"{span:.4g} m; {hint}")
-        for joint, x0, axis in axes:
-            if joint.type not in ("revolute", "continuous") or joint.name not in part.surfaces:
-                continue
-            c = part.surface_geometry(joint.name)[1]
-            a = axis / np.linalg.norm(axis)
-            off = float(np.linalg.norm(np.cross(c - x0, a)))
-            if off > 0.25 * size:
-                raise InputError(f"link {name!r}: the centre of its surface {joint.name!r} is {off:.4g} m from the "
-                                 f"axis of joint {joint.name!r} (through {np.round(x0, 6).tolist()} along "
-                                 f"{np.round(a, 6).tolist()} in the link frame); the mesh must be given in the "
-                                 f"link's own frame")
-
-
-def _payloads(study: Study, robot) -> dict:
-    """Payloads as inverse_dynamics takes them: point name -> (mass, inertia (3, 3)); clear errors."""
-    out = {}
-    for pl in study.payloads:
-        if pl.point not in robot.points:
-            raise InputError(f"payload at unknown point {pl.point!r}; the robot's points are {sorted(robot.points)}")
-        if pl.point in out:
-            raise InputError(f"two payloads at point {pl.point!r}; combine them into one")
-        I = np.zeros((3, 3)) if pl.inertia is None else np.asarray(pl.inertia, float)
-        if not (np.isfinite(pl.mass) and pl.mass > 0):
-            raise InputError(f"payload at {pl.point!r}: mass must be a positive number of kg, got {pl.mass!r}")
-        if I.shape != (3, 3) or not np.allclose(I, I.T) or np.linalg.eigvalsh(0.5 * (I + I.T)).min() < -1e-12:
-            raise InputError(f"payload at {pl.point!r}: inertia must be a symmetric positive semi-definite 3x3 "
-                             f"matrix [kg m^2] about the point in link axes, got {pl.inertia!r}")
-        out[pl.point] = (float(pl.mass), I)
-    return out
-
-
-def _one_sided_acc(law, t, side):
-    try:
-        right = law.acceleration(t, side=1)
-        left = law.acceleration(t, side=-1)
-        return np.where(side > 0, right, left)
-    except TypeError:
-        return law.acceleration(t)
-
-
-def _link_result(name, part, resp, basis, loads, study, t, kin, robot, qs_max, eq_err):
-    from .results.files import LinkResult
-
-    mat = part.material
-    i_link = robot.link_names.index(name)
-    x_link = part.points[resp.node_max]
-    T = kin.T_world_link[resp.i_time_max, i_link]
-    x_world = T[:3, :3] @ x_link + T[:3, 3]
-    vm_env = resp.vm_envelope_nodes
-    sf_env = mat.safety_factor(vm_env, resp.principal_envelope)
-    min_sf = float(np.min(sf_env))
-    # maxima away from the (singular) clamped edge, next to the value at the support
-    d_support = part.distance_to_surfaces(list(loads.support))
-    away = d_support > study.support_band_m
-    vm_away = float(vm_env[away].max()) if away.any() else float("nan")
-    passed = bool(min_sf >= study.required_safety_factor)
-    return LinkResult(
-        name=name, material=mat.name, mass_kg=float(part.mass_properties().mass),
-        yield_strength_pa=float(mat.strength), criterion=mat.criterion, n_nodes=int(len(part.points)),
-        n_elements=int(len(part.cells)), max_von_mises_pa=resp.max_von_mises,
-        time_of_max_s=float(t[resp.i_time_max]), location_of_max_m=tuple(map(float, x_world)),
-        location_of_max_link_m=tuple(map(float, x_link)),
-        max_equivalent_strain=resp.max_von_mises / mat.E, max_deformation_m=resp.max_deformation,
-        time_of_max_deformation_s=float(t[resp.i_time_max_deformation]), min_safety_factor=min_sf,
-        passed=passed, max_von_mises_away_from_support_pa=vm_away, support_band_m=study.support_band_m,
-        lowest_frequency_hz=float(basis.omega[0] / (2 * np.pi)) if len(basis.omega) else float("nan"),
-        quasi_static_max_von_mises_pa=qs_max, equilibrium_rel_error=eq_err,
-        points=part.points, cells=part.cells, frame_fields={},
-        envelope={"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
-                  "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env},
-        history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
-                 "max_deformation": resp.deformation_history})
-
-
-def _tool_chain(robot, tool_point, parts):
-    """Links from the base to the tool point's link (those with parts), and each one's distal joint."""
-    link_of = {j.child: j for j in robot.joints}
-    tool_link = robot.points[tool_point][0]
-    path = [tool_link]
-    while path[-1] in link_of:
-        path.append(link_of[path[-1]].parent)
-    path = path[::-1]
-    out = []
-    for k, ln in enumerate(path):
-        nxt = link_of[path[k + 1]].name if k + 1 < len(path) else None
-        if ln in parts:
-            out.append((ln, nxt))
-    return out
-
-
-def _tool_link_compliance(P, basis, loads, patches) -> np.ndarray | None:
-    """6x6 compliance [d, theta] per unit [F, M] at the tool point of the tool link (link axes): the unit loads
-    on its patches, shared equally between them (moment columns zero where the patches carry forces only).
-    None when no unit load acts on the patches (nothing there is loaded in this study)."""
-    comps = "Fx Fy Fz Mx My Mz".split()
-    C = np.zeros((6, 6))
-    found = False
-    for patch in patches:
-        for c, name in enumerate(comps):
-            if f"{patch}:{name}" in loads.labels:
-                C[:, c] += P @ basis.U[:, loads.labels.index(f"{patch}:{name}")] / len(patches)
-                found = True
-    return C if found else None
-
-
-def _chain_results(study, robot, kin, responses, t, frame_idx):
-    from .fe import response as analysis
-    from .checks.toolchain import ChainLink, arm_lowest_mode, tool_point_deflection
-
-    if not study.tool_point:
-        return None, float("nan"), float("nan")
-    tool_link, tool_xyz = robot.points[study.tool_point]
-    tool_xyz = np.asarray(tool_xyz, float)
-    i_tool = robot.link_names.index(tool_link)
-    T_tool = kin.T_world_link[:, i_tool]
-    tool_world = np.einsum("tij,j->ti", T_tool[:, :3, :3], tool_xyz) + T_tool[:, :3, 3]
-    joints = {j.name: j for j in robot.joints}
-    chain = []
-    for ln, distal_joint in _tool_chain(robot, study.tool_point, responses):
-        part, basis, loads, resp, modal = responses[ln]
-        if distal_joint is None:  # the tool link: motion of the loaded patches about the tool point
-            patches = [p for p in robot.points if robot.points[p][0] == ln and p in part.surfaces]
-            if not patches:
-                continue
-            ref = tool_xyz
-            P = np.mean([analysis.rigid_fit_operator(part, s, ref) for s in patches], axis=0)
-            comp = _tool_link_compliance(P, basis, loads, patches)
-        else:
-            ref = np.asarray(joints[distal_joint].origin, float)[:3, 3]
-            P = analysis.rigid_fit_operator(part, distal_joint, ref)
-            cols = [i for i, lab in enumerate(loads.labels) if lab.startswith(distal_joint + ":")]
-            comp = P @ basis.U[:, cols]
-        D = P @ np.hstack([basis.U, basis.phi])
-        motion = np.hstack([loads.coeff, modal]) @ D.T
-        chain.append(ChainLink(index=robot.link_names.index(ln), ref_point=ref, motion=motion, compliance=comp))
-    defl = tool_point_deflection(chain, kin.T_world_link, tool_world)
-    # lowest arm mode over the motion: link masses at their centres of mass plus the payload, at the poses of
-    # up to 21 of the output frames (the arm is most flexible at full reach)
-    mass_props = {ln: responses[ln][0].mass_properties() for ln in responses}
-
-    def lowest_mode_at(k):
-        masses = []
-        for ln, mp in mass_props.items():
-            i = robot.link_names.index(ln)
-            T = kin.T_world_link[k, i]
-            masses.append((mp.mass, T[:3, :3] @ mp.com + T[:3, 3], i))
-        if study.payload_mass_kg > 0:
-            masses.append((study.payload_mass_kg, tool_world[k], i_tool))
-        for pl in study.payloads:
-            lname, xyz = robot.points[pl.point]
-            i = robot.link_names.index(lname)
-            T = kin.T_world_link[k, i]
-            masses.append((pl.mass, T[:3, :3] @ np.asarray(xyz, float) + T[:3, 3], i))
-        return arm_lowest_mode(chain, kin.T_world_link[k], masses, study.gravity)
-
-    poses = np.unique(np.asarray(frame_idx)[np.linspace(0, len(frame_idx) - 1, min(21, len(frame_idx))).astype(int)])
-    hz = np.array([lowest_mode_at(k) for k in poses])
-    if not np.isfinite(hz).any():
-        return defl, float("nan"), float("nan")
-    j = int(np.nanargmin(hz))
-    return defl, float(hz[j]), float(t[poses[j]])
-
-
-def _summary(study, robot, rigid, links, tool_defl, arm_mode, eq_errors, timings, warnings, t, frame_idx):
-    import scipy
-    import skfem
-
-    from . import __version__
-    from .fe.solvers import available_backends
-
-    link_summ = {n: L.summary() for n, L in links.items()}
-    vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
-    tool_max = float(np.linalg.norm(tool_defl, axis=1).max()) if tool_defl is not None else None
-    tool_t = float(t[np.argmax(np.linalg.norm(tool_defl, axis=1))]) if tool_defl is not None else None
-    passed = all(L.passed for L in links.values())
-    if study.deflection_limit_m is not None and tool_max is not None:
-        passed = passed and tool_max <= study.deflection_limit_m
-    dyn = rigid.dynamics
-    joints = {}
-    actuated = getattr(study.robot, "actuated", robot.dof_names)
-    dof_index = {n: i for i, n in enumerate(robot.dof_names) if n in actuated}
-    for k, name in enumerate(dyn.joint_names):
-        W = dyn.joint_wrenches[:, k]
-        F = np.linalg.norm(W[:, :3], axis=1)
-        M = np.linalg.norm(W[:, 3:], axis=1)
-        entry = {"max_reaction_force_n": float(F.max()), "time_of_max_force_s": float(t[np.argmax(F)]),
-                 "max_reaction_moment_nm": float(M.max()), "time_of_max_moment_s": float(t[np.argmax(M)])}
-        if name in dof_index:
-            tau = dyn.tau[:, dof_index[name]]
-            entry.update(max_abs_torque=float(np.abs(tau).max()), time_of_max_torque_s=float(t[np.argmax(np.abs(tau))]))
-        if rigid.undetermined is not None and rigid.undetermined[k].any():
-            entry["undetermined_components"] = [c for c, u in zip(WRENCH_COMPONENTS, rigid.undetermined[k]) if u]
-        joints[name] = entry
-    eq_vals = [v for v in eq_errors.values() if np.isfinite(v)]
-    return {
-        "study": study.name,
-        "description": study.description,
-        "parameters": dict(study.parameters),
-        "passed": bool(passed),
-        "required_safety_factor": study.required_safety_factor,
-        "deflection_limit_m": study.deflection_limit_m,
-        "max_von_mises_pa": vm.max_von_mises_pa,
-        "max_von_mises_link": vm.name,
-        "max_equivalent_strain": max(L.max_equivalent_strain for L in links.values()),
-        "max_deformation_m": max(L.max_deformation_m for L in links.values()),
-        "tool_point": study.tool_point,
-        "tool_point_deflection_m": tool_max,
-        "time_of_max_tool_point_deflection_s": tool_t,
-        "arm_lowest_mode_hz": arm_mode[0],
-        "time_of_arm_lowest_mode_s": arm_mode[1],
-        "analysis": {"t_end_s": float(t[-1]), "n_time_samples": int(len(t)), "n_output_frames": int(len(frame_idx)),
-                     "damping_ratio": study.damping_ratio, "n_modes": study.n_modes,
-                     "quasi_static": study.quasi_static, "total_nodes": int(sum(L.n_nodes for L in links.values())),
-                     "total_elements": int(sum(L.n_elements for L in links.values()))},
-        "links": link_summ,
-        "joints": joints,
-        "checks": {"power_balance_rel_error": float(rigid.power_balance),
-                   "equilibrium_rel_error": float(max(eq_vals) if eq_vals else 0.0),
-                   "rigid_body_equilibrium_rel_error": rigid.equilibrium},
-        "warnings": warnings,
-        "timings_s": {k: float(v) for k, v in timings.items()},
-        "versions": {"structcheck": __version__, "python": platform.python_version(), "numpy": np.__version__,
-                     "scipy": scipy.__version__, "scikit-fem": skfem.__version__,
-                     "sparse_solver": available_backends()[0]},
-    }
+        prepare_output(out)
+    clock = _Clock()
+    with clock("dynamics"):
+        prep = prepare(study)
+        with _bar(progress, 1, "dynamics") as bar:
+            rigid = rigid_stage(study, prep, prep.grid.t)
+            bar.update()
+    with clock("loads"):
+        loads = link_loads(study, prep, rigid)
+    bases = link_bases(study, loads, clock, progress)
+    with clock("refine"):
+        rigid, loads, notes = refine(study, prep, bases, rigid, loads)
+    t, body = rigid.t, rigid.body
+    solutions = {}
+    with _bar(progress, len(prep.fe_links), "FE transient response") as bar:
+        for name in prep.fe_links:
+            with clock(f"fe_{name}"):
+                solutions[name] = link_solution(study, name, bases[name], loads[name], t)
+            bar.update()
+    frames = output_frames(prep.grid, t, solutions)
+    tree, kin = prep.chain.tree, body.dynamics.kinematics
+    links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
+                            study.required_safety_factor, study.support_band_m) for n, s in solutions.items()}
+    tool = None if not study.tool_point else tool_point_checks(
+        tree, kin.T_world_link, solutions, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
+        study.gravity)
+    arm_mode = (tool.arm_mode_hz, tool.arm_mode_time_s) if tool else (float("nan"), float("nan"))
+    warnings = [*body.warnings, *notes, *run_warnings(
+        solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
+        arm_mode, prep.grid.shortest_ramp)]
+    tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
+    passed = verdict(links, tool_max, study.deflection_limit_m)
+    summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
+                          {**clock.timings, "total": clock.elapsed()}, t, len(frames))
+    result = RunResult(
+        study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
+        dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
+        joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
+        T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
+        tool_point_deflection=tool.deflection if tool else None)
+    if out is not None and write:
+        write_results(result, out, vtk=vtk, plots=plots, progress=progress)
+    return result

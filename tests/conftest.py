@@ -1,7 +1,54 @@
+import fcntl
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPER004_STUDY = ROOT / "studies" / "loading_unloading_6dof.py"
 
 
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+def load_paper004_module():
+    """The paper-004 study script imported as a module (its ``study`` and ``build``)."""
+    spec = importlib.util.spec_from_file_location("paper004_study", PAPER004_STUDY)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@dataclass(frozen=True)
+class Paper004Run:
+    """The paper-004 study run once with its defaults: the script ``module``, the results folder ``out``, its
+    ``summary`` (summary.json) and ``joints`` (joints.csv columns)."""
+
+    module: object
+    out: Path
+    summary: dict
+    joints: dict
+
+
+@pytest.fixture(scope="session")
+def paper004_run(tmp_path_factory) -> Paper004Run:
+    """Runs the full paper-004 study once per test session, into a folder shared by the xdist workers (the first
+    worker to get the lock runs it; the others read its folder, which appears whole, moved into place)."""
+    from structcheck.results import read_csv, read_summary
+    from structcheck.study import run
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the session's folder, common to all workers
+    out = root / "paper004_run"
+    mod = load_paper004_module()
+    with open(root / "paper004_run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "summary.json").is_file():
+            run(mod.study, out, progress=False)
+    return Paper004Run(module=mod, out=out, summary=read_summary(out), joints=read_csv(out / "joints.csv"))

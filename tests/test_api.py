@@ -36,6 +36,24 @@ def test_part_interface():
     n = len(sol.points)
     assert sol.displacement.shape == (n, 3) and sol.von_mises.shape == (n,)
     assert sol.max_von_mises >= sol.von_mises.max()  # unaveraged peak >= nodal averages
+    # the support balances the 100 N at (0, 0, 0.188) and the part's weight at its centre of mass
+    mp = part.mass_properties()
+    weight = mp.mass * np.array([0, 0, -9.81])
+    F, p = np.array([0, 100.0, 0]), np.array([0, 0, 0.188])
+    applied = np.r_[F + weight, np.cross(p, F) + np.cross(mp.com, weight)]
+    np.testing.assert_allclose(sol.reaction, -applied, rtol=0, atol=1e-8 * np.abs(applied).max())
+    # linear elasticity: the force alone, doubled, doubles every displacement and stress
+    one, two = (part.solve_static(fixed=["joint5"], wrenches={"joint6": ((0, f, 0), (0, 0, 0), (0, 0, 0.188))})
+                for f in (100.0, 200.0))
+    np.testing.assert_allclose(two.displacement, 2 * one.displacement, rtol=1e-9, atol=1e-20)
+    assert two.max_von_mises == pytest.approx(2 * one.max_von_mises, rel=1e-9)
+    # and with gravity the two add up (superposition)
+    grav = part.solve_static(fixed=["joint5"], gravity=(0, 0, -9.81))
+    np.testing.assert_allclose(sol.displacement, one.displacement + grav.displacement, rtol=0,
+                               atol=1e-9 * np.abs(sol.displacement).max())
+    # the 100 N bends the wrist roll sideways: the loaded face moves along +y, the clamped one does not
+    tip, root = part.surface_nodes("joint6"), part.surface_nodes("joint5")
+    assert one.displacement[tip, 1].mean() > 0 and np.abs(one.displacement[root]).max() == 0.0
     with pytest.raises(structcheck.InputError, match=r"no surface 'tip'.*\['joint5', 'joint6'\]"):
         part.solve_static(fixed=["joint5"], wrenches={"tip": ((0, 1, 0), (0, 0, 0), (0, 0, 0))})
 

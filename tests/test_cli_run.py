@@ -185,9 +185,9 @@ def test_errors_in_the_users_study_exit_2_in_one_line(tmp_path, capsys, case):
 def test_traceback_flag_shows_the_original_exception(tmp_path):
     path = tmp_path / "user_study.py"
     path.write_text(BAD_BUILD)
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
         main(["run", str(path), "--set", "wall_mm=8", "--traceback", "--out", str(tmp_path / "out")])
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
         main(["info", str(path), "--set", "wall_mm=8", "--traceback"])
 
 

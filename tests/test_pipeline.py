@@ -70,7 +70,11 @@ def test_tool_deflection_matches_hand_chained_beams(arm_parts):
     expected = d1 + th1 * L2 + d2
     got = res.summary["tool_point_deflection_m"]
     assert got == pytest.approx(expected, rel=0.02)
-    # the deflection is downward (world -z)
+    # the deflection is downward (world -z), along the force, at every sample: no x or y component to speak of
+    defl = res.tool_point_deflection
+    assert defl.shape == (len(res.t), 3)
+    assert np.abs(defl[:, :2]).max() < 1e-3 * got
+    np.testing.assert_allclose(defl[:, 2], -got, rtol=1e-6)  # |defl| also holds the small x, y components
 
 
 def test_equilibrium_and_power_balance_along_motion(arm_parts):
@@ -169,9 +173,7 @@ def test_non_structural_mass_loads_its_pad(arm_parts):
     assert b["tool_point_deflection_m"] - a["tool_point_deflection_m"] == pytest.approx(extra, rel=0.03)
 
 
-def test_deflection_limit_enters_the_verdict(arm_parts, tmp_path):
-    from structcheck.cli import main
-
+def test_deflection_limit_enters_the_verdict(arm_parts):
     base = dict(name="limit", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
                 quasi_static=True, tool_point="tool", point_forces=(PointForce("tool", 100.0, (0, 0, -1)),))
     free = run(Study(**base), progress=False, write=False).summary
@@ -274,3 +276,22 @@ def test_ringing_samples_are_capped_with_a_warning(arm_parts, monkeypatch):
     added = res.summary["analysis"]["n_time_samples"] - coarse.summary["analysis"]["n_time_samples"]
     assert added == 300
     assert any("wants" in w and "300 were added" in w for w in res.summary["warnings"])
+
+
+def test_rigid_stage_takes_right_sided_accelerations_at_breakpoints(arm_parts):
+    """At a STEP's breakpoints the acceleration jumps: the rigid stage takes the value after the jump (the one
+    that holds over the next interval), and at the last sample the value before it. STEP(time, 0, 0, 1, h) is
+    h (3 s^2 - 2 s^3): acceleration 6 h at t = 0+, -6 h at t = 1-, and 0 after t = 1."""
+    from structcheck.study import prepare, rigid_stage
+
+    h = np.radians(30)
+    common = dict(name="steps", robot=two_beam_robot(), parts=arm_parts, n_frames=5, quasi_static=True)
+    for t_end, expected_end in ((2.0, 0.0), (1.0, -6 * h)):
+        study = Study(**common, t_end=t_end, motion={"joint1": "STEP(time,0,0,1,30d)"})
+        prep = prepare(study)
+        rigid = rigid_stage(study, prep, prep.grid.t)
+        t, qdd = rigid.t, rigid.body.qdd[:, 0]
+        assert qdd[0] == pytest.approx(6 * h, rel=1e-12)
+        i1 = int(np.flatnonzero(np.isclose(t, 1.0))[0])
+        assert qdd[i1] == pytest.approx(expected_end, abs=1e-12)  # after the breakpoint, or at the last sample
+        assert qdd[-1] == pytest.approx(expected_end, abs=1e-12)

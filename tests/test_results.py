@@ -97,7 +97,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(results, "write_link_csv", boom)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="^disk full$"):
         write_results(tiny_run(), tmp_path / "res", vtk=False, plots=False)
     assert list(tmp_path.iterdir()) == []
 
@@ -108,7 +108,7 @@ def test_existing_results_replaced_only_on_success(tmp_path, monkeypatch):
     import structcheck.results.files as results
 
     monkeypatch.setattr(results, "write_joint_csv", lambda *a: (_ for _ in ()).throw(RuntimeError("x")))
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="^x$"):
         write_results(tiny_run(), out, vtk=False, plots=False)
     assert (out / "summary.json").read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res"]
@@ -117,16 +117,51 @@ def test_existing_results_replaced_only_on_success(tmp_path, monkeypatch):
 def test_unwritable_output_is_an_input_error(tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
-    with pytest.raises(InputError, match="is a file"):
+    with pytest.raises(InputError, match=r"output path '.*file' is a file, not a folder; choose another --out"):
         write_results(tiny_run(), f, vtk=False, plots=False)
-    with pytest.raises(InputError, match="cannot write results"):
+    with pytest.raises(InputError, match=r"cannot write results to '.*file/sub': .*; choose a writable --out"):
         write_results(tiny_run(), f / "sub", vtk=False, plots=False)
 
 
-def test_plots_written(tmp_path):
-    out = write_results(tiny_run(), tmp_path / "res", vtk=False)
+def test_plots_written(tmp_path, monkeypatch):
+    """Four plots, each showing the run's data: the drawn lines are its histories, the axes span them, and
+    the image is not an empty frame (it differs from the same axes with nothing drawn)."""
+    import matplotlib
+    import matplotlib.image as mpimg
+    import matplotlib.pyplot as plt
+
+    matplotlib.use("Agg")
+    figures = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig: (figures.append(fig), close(fig)))
+    run = tiny_run()
+    out = write_results(run, tmp_path / "res", vtk=False)
     names = sorted(p.name for p in (out / "plots").iterdir())
     assert names == ["joint_motion.png", "joint_reactions.png", "joint_torques.png", "stress_history.png"]
+    # the figures as drawn: joint_motion, joint_torques, joint_reactions, stress_history
+    motion, torques, reactions, stress = figures
+    for ax, data in ((motion.axes[0], np.degrees(run.q)), (torques.axes[0], run.tau),
+                     (reactions.axes[0], np.linalg.norm(run.joint_wrenches[:, :, :3], axis=2)),
+                     (stress.axes[0], run.links["arm"].history["max_von_mises"][:, None] * 1e-6)):
+        lines = ax.get_lines()
+        assert len(lines) == data.shape[1]
+        for k, line in enumerate(lines):
+            np.testing.assert_array_equal(line.get_xdata(), run.t)
+            np.testing.assert_array_equal(line.get_ydata(), data[:, k])
+        lo, hi = ax.get_ylim()
+        positive = data[data > 0]  # the stress axis is logarithmic
+        assert lo <= (positive.min() if ax.get_yscale() == "log" else data.min()) and hi >= data.max()
+        assert ax.get_xlim()[0] <= run.t[0] and ax.get_xlim()[1] >= run.t[-1]
+    # the PNGs: far from blank, and different from the same figure with the lines removed
+    for fig, name in ((torques, "joint_torques.png"), (reactions, "joint_reactions.png")):
+        img = mpimg.imread(out / "plots" / name)[..., :3]
+        assert img.std() > 0.05
+        for line in fig.axes[0].get_lines():
+            line.remove()
+        fig.savefig(tmp_path / "empty.png", dpi=110)
+        empty = mpimg.imread(tmp_path / "empty.png")[..., :3]
+        assert empty.shape == img.shape
+        assert (np.abs(img - empty).max(axis=2) > 0.1).mean() > 0.005  # the curves cover >0.5 % of the image
 
 
 def test_screenshot_renders_off_screen(tmp_path):

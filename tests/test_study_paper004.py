@@ -1,9 +1,8 @@
 """The headline study (paper 004) end to end: checks in summary.json, agreement of every output about each
-link's peak, paper 004's inputs reproduced, and the design-change gate on a thinner upper-arm wall."""
-import importlib.util
+link's peak, paper 004's inputs reproduced, and the design-change gate on a thinner upper-arm wall. The study
+runs once per session (the ``paper004_run`` fixture of conftest.py, shared with test_readme_numbers.py)."""
 import json
 import math
-from pathlib import Path
 
 import meshio
 import numpy as np
@@ -13,31 +12,13 @@ from structcheck.cli import main
 from structcheck.results import format_table, read_csv
 from structcheck.study import run
 
-ROOT = Path(__file__).resolve().parents[1]
-STUDY = ROOT / "studies" / "loading_unloading_6dof.py"
 
-
-def load_study_module():
-    spec = importlib.util.spec_from_file_location("paper004_study", STUDY)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-@pytest.fixture(scope="module")
-def baseline(tmp_path_factory):
-    out = tmp_path_factory.mktemp("paper004") / "baseline"
-    mod = load_study_module()
-    result = run(mod.study, out, progress=False)
-    return mod, result, out
-
-
-def test_paper004_inputs(baseline):
-    mod, result, _ = baseline
-    s = mod.study
+def test_paper004_inputs(paper004_run):
+    s = paper004_run.module.study
+    joints, summary = paper004_run.joints, paper004_run.summary
     # Table 1 home pose and section 3.1 laws: joint 1 turns +90 deg by t = 5 s and is back at 10 s
-    q1 = result.q[:, 0]
-    assert math.degrees(q1[np.searchsorted(result.t, 6.0)]) == pytest.approx(180.0)
+    t, q1 = joints["time_s"], joints["q_joint1"]
+    assert math.degrees(q1[np.searchsorted(t, 6.0)]) == pytest.approx(180.0)
     assert math.degrees(q1[-1]) == pytest.approx(90.0)
     # the two 98 N claw forces: ramped on over 1.99..2 s, off over 7.99..8 s (hand-evaluated STEP values)
     from structcheck import MotionLaw
@@ -60,23 +41,25 @@ def test_paper004_inputs(baseline):
     # the lever arm of the 196 N about the shoulder (joint 2) is the horizontal reach to the claws, a3 + d6 +
     # 115 mm (the claw pads, meshes/paper004/README.md) = 0.695 m at home
     assert abs((forced - base_tau)[0, 1]) == pytest.approx(196.0 * 0.695, rel=1e-9)
-    # Table 1 at home (90, 90, 90, -90, 0, 0 deg): flange frame 6 at (0, -580, 635) mm, R as the paper prints it
-    T6 = result.T_world_link_frames[0, result.link_names.index("gripper")]
+    # Table 1 at home (90, 90, 90, -90, 0, 0 deg): flange frame 6 at (0, -580, 635) mm, R as the paper prints it;
+    # the run starts there (its first sample of every joint is the home pose)
+    np.testing.assert_array_equal([joints[f"q_{j}"][0] for j in robot.dof_names], q0[0])
+    T6 = robot.forward_kinematics(q0)[0, robot.link_names.index("gripper")]
     np.testing.assert_allclose(T6[:3, 3], [0, -0.580, 0.635], atol=1e-12)
     np.testing.assert_allclose(T6[:3, :3], [[0, -1, 0], [0, 0, -1], [1, 0, 0]], atol=1e-12)
     # base and waist in 304, the rest in 6061 (Table 2)
-    mats = {n: L["material"] for n, L in result.summary["links"].items()}
+    mats = {n: L["material"] for n, L in summary["links"].items()}
     assert mats == {"base": "304", "waist": "304", "upper_arm": "6061", "forearm": "6061", "wrist": "6061",
                     "wrist_roll": "6061", "gripper": "6061"}
-    assert result.summary["analysis"]["total_nodes"] >= 17109  # at least as fine as the paper's ANSYS mesh
-    assert result.summary["analysis"]["n_output_frames"] >= 101
+    assert summary["analysis"]["total_nodes"] >= 17109  # at least as fine as the paper's ANSYS mesh
+    assert summary["analysis"]["n_output_frames"] >= 101
     # the 10 ms claw ramps are resolved by the analysis grid
-    ramp = (result.t >= 1.99) & (result.t <= 2.0)
+    ramp = (t >= 1.99) & (t <= 2.0)
     assert ramp.sum() >= 11
 
 
-def test_checks_below_tolerance(baseline):
-    summary = baseline[1].summary
+def test_checks_below_tolerance(paper004_run):
+    summary = paper004_run.summary
     checks = summary["checks"]
     assert checks["power_balance_rel_error"] < 1e-6
     assert checks["equilibrium_rel_error"] < 1e-6
@@ -85,10 +68,10 @@ def test_checks_below_tolerance(baseline):
         assert link["equilibrium_rel_error"] < 1e-6, name
 
 
-def test_peak_agrees_in_every_output(baseline):
+def test_peak_agrees_in_every_output(paper004_run):
     import pyvista as pv
 
-    _, result, out = baseline
+    out = paper004_run.out
     summary = json.loads((out / "summary.json").read_text())
     table = format_table(summary)
     links_csv = read_csv(out / "links.csv")
@@ -117,11 +100,11 @@ def test_peak_agrees_in_every_output(baseline):
         assert L["max_equivalent_strain"] == pytest.approx(vm / E, rel=1e-12)
 
 
-def test_transient_differs_from_quasi_static_within_the_ramp_bound(baseline):
+def test_transient_differs_from_quasi_static_within_the_ramp_bound(paper004_run):
     """Each link's transient / quasi-static peak stays within the single-mode dynamic amplification bound for a
     ramp of duration t_r on a mode of frequency f1: 1 + 1 / (pi f1 t_r) (the envelope of the SDOF ramp DAF);
     the report states it per link."""
-    summary = baseline[1].summary
+    summary = paper004_run.summary
     t_r = 0.01  # the claw ramps
     for name, L in summary["links"].items():
         amp = L["dynamic_amplification"]
@@ -134,15 +117,15 @@ def test_transient_differs_from_quasi_static_within_the_ramp_bound(baseline):
     assert "transient vs quasi-static peak" in format_table(summary)
 
 
-def test_thinner_upper_arm_wall_regresses(baseline, tmp_path, capsys):
-    mod, result, out = baseline
+def test_thinner_upper_arm_wall_regresses(paper004_run, tmp_path, capsys):
+    out, summary = paper004_run.out, paper004_run.summary
     thin = tmp_path / "thin"
-    res_thin = run(mod.build(wall_mm=5.0), thin, progress=False, vtk=False)
-    base_ua = result.summary["links"]["upper_arm"]
+    res_thin = run(paper004_run.module.build(wall_mm=5.0), thin, progress=False, vtk=False)
+    base_ua = summary["links"]["upper_arm"]
     thin_ua = res_thin.summary["links"]["upper_arm"]
     assert thin_ua["mass_kg"] < base_ua["mass_kg"]
     assert thin_ua["max_deformation_m"] > base_ua["max_deformation_m"]
-    assert res_thin.summary["tool_point_deflection_m"] > result.summary["tool_point_deflection_m"]
+    assert res_thin.summary["tool_point_deflection_m"] > summary["tool_point_deflection_m"]
     # the gate: the thinner arm regresses beyond 1 %; identical results pass
     assert main(["compare", str(out), str(thin), "--tolerance", "1"]) == 1
     assert "REGRESSED" in capsys.readouterr().out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
-from .files import read_summary
+from .summary import read_summary
 
 # (summary key, label, unit scale, unit, worse when) ; worse = +1 when higher is worse, -1 when lower is worse
 LINK_METRICS = (

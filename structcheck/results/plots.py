@@ -24,42 +24,26 @@ def write_plots(run, folder: Path) -> list[Path]:
         plt.close(fig)
         paths.append(p)
 
-    fig, ax = plt.subplots(3, 1, figsize=(8, 8), sharex=True)
-    for j, name in enumerate(run.dof_names):
-        ax[0].plot(t, np.degrees(run.q[:, j]), label=name)
-        ax[1].plot(t, np.degrees(run.qd[:, j]))
-        ax[2].plot(t, np.degrees(run.qdd[:, j]))
-    ax[0].set_ylabel("q [deg]")
-    ax[1].set_ylabel("qd [deg/s]")
-    ax[2].set_ylabel("qdd [deg/s²]")
-    ax[2].set_xlabel("time [s]")
-    ax[0].legend(fontsize=7, ncol=3)
-    save(fig, "joint_motion.png")
+    def figure(name, rows, size, ylabels, legend_labels, log=False):
+        """One figure of ``rows`` (n_t, n) series stacked as subplots sharing time; the first carries the legend."""
+        fig, axes = plt.subplots(len(rows), 1, figsize=size, sharex=True, squeeze=False)
+        axes = axes[:, 0]
+        for i, (ax, columns, ylabel) in enumerate(zip(axes, rows, ylabels)):
+            for k in range(columns.shape[1]):
+                ax.plot(t, columns[:, k], label=legend_labels[k] if i == 0 else None)
+            ax.set_ylabel(ylabel)
+            if log:
+                ax.set_yscale("log")
+        axes[-1].set_xlabel("time [s]")
+        axes[0].legend(fontsize=7, ncol=3)
+        save(fig, name)
 
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for j, name in enumerate(run.dof_names):
-        ax.plot(t, run.tau[:, j], label=name)
-    ax.set_xlabel("time [s]")
-    ax.set_ylabel("joint torque [N m]")
-    ax.legend(fontsize=7, ncol=3)
-    save(fig, "joint_torques.png")
-
-    fig, ax = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
-    for k, name in enumerate(run.joint_names):
-        ax[0].plot(t, np.linalg.norm(run.joint_wrenches[:, k, :3], axis=1), label=name)
-        ax[1].plot(t, np.linalg.norm(run.joint_wrenches[:, k, 3:], axis=1))
-    ax[0].set_ylabel("|reaction force| [N]")
-    ax[1].set_ylabel("|reaction moment| [N m]")
-    ax[1].set_xlabel("time [s]")
-    ax[0].legend(fontsize=7, ncol=3)
-    save(fig, "joint_reactions.png")
-
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for name, link in run.links.items():
-        ax.plot(t, link.history["max_von_mises"] * 1e-6, label=name)
-    ax.set_xlabel("time [s]")
-    ax.set_ylabel("max von Mises [MPa]")
-    ax.set_yscale("log")
-    ax.legend(fontsize=7, ncol=3)
-    save(fig, "stress_history.png")
+    figure("joint_motion.png", [np.degrees(run.q), np.degrees(run.qd), np.degrees(run.qdd)], (8, 8),
+           ["q [deg]", "qd [deg/s]", "qdd [deg/s²]"], run.dof_names)
+    figure("joint_torques.png", [run.tau], (8, 4), ["joint torque [N m]"], run.dof_names)
+    W = run.joint_wrenches
+    figure("joint_reactions.png", [np.linalg.norm(W[..., :3], axis=2), np.linalg.norm(W[..., 3:], axis=2)], (8, 7),
+           ["|reaction force| [N]", "|reaction moment| [N m]"], run.joint_names)
+    figure("stress_history.png", [np.column_stack([L.history["max_von_mises"] * 1e-6 for L in run.links.values()])],
+           (8, 4), ["max von Mises [MPa]"], list(run.links), log=True)
     return paths

@@ -1,0 +1,86 @@
+"""What a run hands to the results writers: the time histories of the joints and each link's peaks and fields."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .summary import plain
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    """Everything the results folder says about one link.
+
+    Arrays: ``points`` (n_nodes, 3) in the link frame [m]; ``cells`` (n_elem, 10) node indices in VTK
+    quadratic-tetra order (4 for linear tets); ``frame_*`` arrays are over the output frames (n_frames, ...);
+    ``envelope`` maps field name -> (n_nodes,) or (n_nodes, 3); ``history`` maps name -> (n_t,) on the fine grid.
+    Stress fields on nodes are the maximum over the elements sharing the node of the unaveraged element-node
+    values, so the peak of the plotted field is the reported peak.
+    """
+
+    name: str
+    material: str
+    mass_kg: float
+    yield_strength_pa: float
+    criterion: str
+    n_nodes: int
+    n_elements: int
+    max_von_mises_pa: float
+    time_of_max_s: float
+    location_of_max_m: tuple[float, float, float]  # world axes at the peak time
+    location_of_max_link_m: tuple[float, float, float]  # link frame
+    max_equivalent_strain: float
+    max_deformation_m: float
+    time_of_max_deformation_s: float
+    min_safety_factor: float
+    passed: bool
+    max_von_mises_away_from_support_pa: float = float("nan")
+    support_band_m: float = float("nan")
+    lowest_frequency_hz: float = float("nan")
+    quasi_static_max_von_mises_pa: float = float("nan")
+    equilibrium_rel_error: float = float("nan")
+    points: np.ndarray | None = None
+    cells: np.ndarray | None = None
+    frame_fields: dict[str, np.ndarray] = field(default_factory=dict)
+    envelope: dict[str, np.ndarray] = field(default_factory=dict)
+    history: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        keys = ("material", "mass_kg", "yield_strength_pa", "criterion", "max_von_mises_pa", "time_of_max_s",
+                "location_of_max_m", "location_of_max_link_m", "max_equivalent_strain", "max_deformation_m",
+                "time_of_max_deformation_s", "min_safety_factor", "passed",
+                "max_von_mises_away_from_support_pa", "support_band_m", "lowest_frequency_hz",
+                "quasi_static_max_von_mises_pa", "equilibrium_rel_error", "n_nodes", "n_elements")
+        out = {k: plain(getattr(self, k)) for k in keys}
+        qs = self.quasi_static_max_von_mises_pa
+        # transient peak / quasi-static peak (elastic inertia of the link itself)
+        out["dynamic_amplification"] = plain(self.max_von_mises_pa / qs if qs and np.isfinite(qs) else float("nan"))
+        return out
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A study run: time grids, joint histories, link results, verdict and the summary dictionary.
+
+    ``t`` (n_t,) is the fine analysis grid [s]; ``frame_times`` (n_frames,) the output frames (a subset of t);
+    ``T_world_link_frames`` (n_frames, n_links, 4, 4) places each link at the output frames;
+    ``tool_point_deflection`` (n_t, 3) the tool point's deflection in world axes [m] (None without a tool point).
+    """
+
+    study_name: str
+    t: np.ndarray
+    frame_times: np.ndarray
+    joint_names: list[str]
+    dof_names: list[str]
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    joint_wrenches: np.ndarray  # (n_t, n_joints, 6) parent on child, child joint frame
+    link_names: list[str]
+    T_world_link_frames: np.ndarray
+    links: dict[str, LinkResult]
+    summary: dict[str, Any]
+    tool_point_deflection: np.ndarray | None = None

@@ -1,0 +1,33 @@
+"""The table printed at the end of a run, from its summary (same numbers as summary.json)."""
+from __future__ import annotations
+
+MPA = 1e-6
+
+
+def format_table(summary: dict) -> str:
+    """The table printed at the end of a run (same numbers as summary.json)."""
+    head = (f"{'link':<12} {'material':<8} {'mass kg':>8} {'max VM MPa':>11} {'at t s':>7} "
+            f"{'strain':>10} {'defl mm':>9} {'SF':>7} {'verdict':>7}")
+    lines = [head, "-" * len(head)]
+    for name, L in summary["links"].items():
+        sf = L["min_safety_factor"]
+        lines.append(
+            f"{name:<12} {L['material']:<8} {L['mass_kg']:8.3f} {L['max_von_mises_pa'] * MPA:11.4f} "
+            f"{L['time_of_max_s']:7.3f} {L['max_equivalent_strain']:10.4e} {L['max_deformation_m'] * 1e3:9.5f} "
+            f"{(sf if sf is not None else float('inf')):7.1f} {'pass' if L['passed'] else 'FAIL':>7}")
+    lines.append("-" * len(head))
+    tp = summary.get("tool_point_deflection_m")
+    lines.append(f"max von Mises {summary['max_von_mises_pa'] * MPA:.4f} MPa, max equivalent strain "
+                 f"{summary['max_equivalent_strain']:.4e}, max link deformation "
+                 f"{summary['max_deformation_m'] * 1e3:.5f} mm"
+                 + (f", tool-point deflection {tp * 1e3:.5f} mm" if tp is not None else ""))
+    amp = {n: L.get("dynamic_amplification") for n, L in summary["links"].items()}
+    if any(v is not None for v in amp.values()):
+        lines.append("transient vs quasi-static peak: " + ", ".join(
+            f"{n} {100 * (v - 1):+.2f}%" for n, v in amp.items() if v is not None))
+    chk = summary.get("checks", {})
+    if chk:
+        lines.append("checks: " + ", ".join(f"{k} {v:.2e}" for k, v in chk.items() if isinstance(v, float)))
+    lines.append(f"required safety factor {summary['required_safety_factor']}: "
+                 f"{'PASSED' if summary['passed'] else 'FAILED'}")
+    return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""An off-screen picture of a results folder: the robot at one output frame coloured by a field (pyvista)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .summary import read_summary
+
+
+def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time: float | None = None,
+                     field: str = "von_mises", window_size=(1200, 900)) -> Path:
+    """Render the robot at ``time`` (default: the frame of the overall peak) coloured by ``field`` [MPa for
+    stresses] off-screen with pyvista, and save it as ``png``."""
+    import pyvista as pv
+
+    folder = Path(folder)
+    summary = read_summary(folder)
+    if time is None:
+        time = summary["links"][summary["max_von_mises_link"]]["time_of_max_s"]
+    reader = pv.get_reader(str(folder / "robot.pvd"))
+    times = np.asarray(reader.time_values)
+    time = float(times[np.argmin(np.abs(times - time))])  # the output frame nearest the requested time
+    reader.set_active_time_value(time)
+    blocks = reader.read()
+    plotter = pv.Plotter(off_screen=True, window_size=window_size)
+    scale = 1e-6 if field == "von_mises" else 1.0
+    grids = [b for b in _leaves(blocks)]
+    vmax = max(float(np.max(g.point_data[field])) for g in grids) * scale
+    for g in grids:
+        g = g.copy()
+        g.point_data["shown"] = g.point_data[field] * scale
+        plotter.add_mesh(g.extract_surface(algorithm="dataset_surface"), scalars="shown", cmap="turbo",
+                         clim=(0, vmax), show_scalar_bar=False)
+    plotter.add_scalar_bar(title=f"{field} [MPa]" if field == "von_mises" else field, n_labels=5)
+    plotter.add_text(f"{summary.get('study', folder.name)}  t = {time:.3f} s  max {vmax:.3f}", font_size=10)
+    plotter.view_isometric()
+    plotter.camera.azimuth = 200
+    plotter.enable_parallel_projection()
+    plotter.camera.zoom(1.6)
+    png = Path(png)
+    plotter.screenshot(str(png))
+    plotter.close()
+    return png
+
+
+def _leaves(block):
+    import pyvista as pv
+
+    if isinstance(block, pv.MultiBlock):
+        for b in block:
+            if b is not None:
+                yield from _leaves(b)
+    else:
+        yield block

@@ -1,0 +1,52 @@
+"""The CSV tables of a results folder: ``joints.csv`` (time, q, qd, qdd, tau and six reaction components of every
+joint) and ``links.csv`` (time and every link's peak von Mises, strain and deformation) on the analysis grid,
+with repr-exact floats."""
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .data import RunResult
+
+
+def write_joint_csv(run: RunResult, path: Path) -> None:
+    cols = ["time_s"]
+    data = [run.t[:, None]]
+    for name, arr in (("q", run.q), ("qd", run.qd), ("qdd", run.qdd), ("tau", run.tau)):
+        cols += [f"{name}_{j}" for j in run.dof_names]
+        data.append(arr)
+    comps = ("Fx_N", "Fy_N", "Fz_N", "Mx_Nm", "My_Nm", "Mz_Nm")
+    for k, j in enumerate(run.joint_names):
+        cols += [f"{j}_{c}" for c in comps]
+        data.append(run.joint_wrenches[:, k, :])
+    _write_csv(path, cols, np.hstack(data))
+
+
+def write_link_csv(run: RunResult, path: Path) -> None:
+    cols = ["time_s"]
+    data = [run.t[:, None]]
+    for name, link in run.links.items():
+        for key, unit in (("max_von_mises", "pa"), ("max_equivalent_strain", ""), ("max_deformation", "m")):
+            if key in link.history:
+                cols.append(f"{name}_{key}" + (f"_{unit}" if unit else ""))
+                data.append(link.history[key][:, None])
+    _write_csv(path, cols, np.hstack(data))
+
+
+def _write_csv(path: Path, header: list[str], rows: np.ndarray) -> None:
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        # repr-exact floats: a CSV that rounds would disagree with summary.json in the last digits
+        w.writerows([[repr(float(v)) for v in row] for row in rows])
+
+
+def read_csv(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Read a CSV written here into column name -> array."""
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    header, body = rows[0], np.array(rows[1:], dtype=float)
+    return {h: body[:, i] for i, h in enumerate(header)}

@@ -1,0 +1,96 @@
+"""The README's paper-004 numbers are the study's: each is parsed out of README.md (its paper-004 table and text)
+and compared, to the digits the README prints, with the run of the study (the session's ``paper004_run``). A
+README that drifts from the code, or code that drifts from the README, fails here."""
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def paper004_section() -> str:
+    """The README's paper-004 section with its line breaks and repeated blanks folded to single spaces."""
+    text = README.read_text()
+    start = text.index("## Paper 004")
+    end = text.index("\n## ", start + 1)
+    return " ".join(text[start:end].split())
+
+
+def find(pattern: str) -> re.Match:
+    m = re.search(pattern, paper004_section())
+    assert m, f"README.md's paper-004 section no longer says {pattern!r}"
+    return m
+
+
+def table_cell(quantity: str) -> str:
+    """The structcheck column of the paper-004 table's row ``quantity``."""
+    return find(r"\| " + re.escape(quantity) + r" \|[^|]*\|([^|]*)\|").group(1).strip()
+
+
+def printed(value: float, text: str) -> bool:
+    """``value`` written with as many decimals as ``text`` (e.g. '9.82', '1.424e-4', '+1.35', '1,980') is
+    ``text``."""
+    text = text.replace(",", "")
+    mantissa, _, exponent = text.partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    scale = 10.0 ** int(exponent) if exponent else 1.0
+    return round(value / scale, decimals) == float(mantissa)
+
+
+def test_printed_helper():
+    assert printed(9.8244, "9.82") and not printed(9.8264, "9.82")
+    assert printed(1.42382e-4, "1.424e-4") and not printed(1.4256e-4, "1.424e-4")
+    assert printed(1980, "1,980") and printed(1.35, "+1.35") and printed(-0.004, "-0.00")
+
+
+def test_table_numbers(paper004_run):
+    s = paper004_run.summary
+    vm, link, t_peak = re.match(r"([\d.]+) MPa \((\w+) claw root, t = ([\d.]+) s",
+                                table_cell("max von Mises stress")).groups()
+    assert printed(s["max_von_mises_pa"] * 1e-6, vm), (s["max_von_mises_pa"], vm)
+    assert s["max_von_mises_link"] == link
+    assert printed(s["links"][link]["time_of_max_s"], t_peak)
+    strain = table_cell("max equivalent strain")
+    assert printed(s["max_equivalent_strain"], strain), (s["max_equivalent_strain"], strain)
+    tool, single = re.match(r"([\d.]+) mm tool-point deflection; ([\d.]+) mm largest single-link deformation",
+                            table_cell("max deformation")).groups()
+    assert printed(s["tool_point_deflection_m"] * 1e3, tool), (s["tool_point_deflection_m"], tool)
+    assert printed(s["max_deformation_m"] * 1e3, single), (s["max_deformation_m"], single)
+    sf, sf_link = re.match(r"min safety factor ([\d.]+) \((\w+),", table_cell("max stress vs yield")).groups()
+    assert printed(s["links"][sf_link]["min_safety_factor"], sf)
+    assert min(L["min_safety_factor"] for L in s["links"].values()) == s["links"][sf_link]["min_safety_factor"]
+    assert "passes the required 1.5" in paper004_section() and s["passed"] and s["required_safety_factor"] == 1.5
+
+
+def test_text_numbers(paper004_run):
+    s = paper004_run.summary
+    nodes = find(r"([\d,]+) quadratic-tetrahedron nodes").group(1)
+    assert printed(s["analysis"]["total_nodes"], nodes)
+    ua, fa, f_ua, f_fa = find(r"largest: upper arm ([+-][\d.]+)%, forearm ([+-][\d.]+)%: their first modes at "
+                              r"(\d+) and (\d+) Hz").groups()
+    links = s["links"]
+    assert printed(100 * (links["upper_arm"]["dynamic_amplification"] - 1), ua)
+    assert printed(100 * (links["forearm"]["dynamic_amplification"] - 1), fa)
+    # "largest": no other link rings more
+    assert max(L["dynamic_amplification"] for L in links.values()) == links["upper_arm"]["dynamic_amplification"]
+    assert printed(links["upper_arm"]["lowest_frequency_hz"], f_ua)
+    assert printed(links["forearm"]["lowest_frequency_hz"], f_fa)
+    hz, t_mode = find(r"arm's estimated lowest mode \(([\d.]+) Hz, at the pose of t = ([\d.]+) s").groups()
+    assert printed(s["arm_lowest_mode_hz"], hz) and printed(s["time_of_arm_lowest_mode_s"], t_mode)
+    assert any("estimated lowest mode" in w for w in s["warnings"])  # the warning the README describes
+
+
+def test_check_residuals_are_as_small_as_the_readme_says(paper004_run):
+    """The residuals are round-off: the README gives their order of magnitude, which they must not exceed
+    (their last digit moves with the BLAS and summation order, so they are not pinned to it)."""
+    checks, base = paper004_run.summary["checks"], paper004_run.summary["links"]["base"]
+    power = find(r"power balance `sum tau qd = dE/dt` \(([\d.]+e-\d+) relative\)").group(1)
+    links_eq, base_eq = find(r"reaction wrench \(([\d.]+e-\d+); the base against the ground reaction from the "
+                             r"whole robot's momentum balance, ([\d.]+e-\d+)\)").groups()
+    assert checks["power_balance_rel_error"] < 10 * float(power)
+    assert checks["equilibrium_rel_error"] < 10 * float(links_eq)
+    assert base["equilibrium_rel_error"] < 10 * float(base_eq)
+
+
+def test_samples_count(paper004_run):
+    samples = re.search(r"paper 004: ([\d,]+) samples", " ".join(README.read_text().split())).group(1)
+    assert printed(paper004_run.summary["analysis"]["n_time_samples"], samples)
