@@ -129,7 +129,7 @@ def load_history(n_steps: int, t_end: float = 2.0):
     elbow-wrench loads: the arm swings 75 deg about its shoulder axis z between 0.2 s and 1.2 s (ADAMS STEP
     law) under gravity in its x-y plane, carrying at the elbow a 30 kg forearm + payload whose centre is
     0.3 m beyond the elbow, and a 196 N gripping force 0.6 m beyond it applied over 10 ms at 1.5 s."""
-    from structcheck.fe.part import body_coefficients
+    from structcheck.loads import body_coefficients
 
     t = np.linspace(0.0, t_end, n_steps + 1)
     t0, t1, amp = 0.2, 1.2, np.radians(75.0)
@@ -165,6 +165,7 @@ def run(args) -> dict:
 
     import structcheck
     from structcheck.fe import response as analysis
+    from structcheck.fe.supports import submatrix
     from structcheck.fe.part import Part
     from structcheck.fe.solvers import available_backends
     from structcheck.fe.transient import newmark
@@ -202,8 +203,8 @@ def run(args) -> dict:
 
     # direct Newmark on the same history (marching only: no stresses)
     free = part.free_dofs(support)
-    K = analysis._submatrix(part.stiffness, free)
-    M = analysis._submatrix(part.mass_matrix, free)
+    K = submatrix(part.stiffness, free)
+    M = submatrix(part.mass_matrix, free)
     n_mk = min(args.newmark_steps, args.steps)
     stamps = []
     _reset_peak()

@@ -28,7 +28,7 @@ from .checks import LinkSolution, link_result, run_warnings, tool_point_checks, 
 from .errors import InputError
 from .fe import response as fe
 from .motion import as_law, time_grid
-from .motion.laws import TimeGrid
+from .motion import TimeGrid
 from .results import RunResult, prepare_output, write_results
 from .results.summary import run_summary
 from .rigid.stage import RigidBody, as_chain, rigid_body

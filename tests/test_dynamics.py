@@ -236,7 +236,7 @@ def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None
     Rw, pw = np.zeros((n_t, nl, 3, 3)), np.zeros((n_t, nl, 3))
     w, al, v, a = (np.zeros((n_t, nl, 3)) for _ in range(4))
     Rw[:, idx[robot.base]] = np.eye(3)
-    for j in robot._order:
+    for j in robot.ordered_joints:
         k, p, c, s = jidx[j.name], idx[j.parent], idx[j.child], j.axis
         R, r = jt[k]
         Rw[:, c] = Rw[:, p] @ R
@@ -265,7 +265,7 @@ def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None
         F[:, idx[lname]] -= fl
         N[:, idx[lname]] -= np.cross(xyz, fl)
     W = np.zeros((n_t, nj, 6))
-    for j in reversed(robot._order):
+    for j in reversed(robot.ordered_joints):
         k, p, ch = jidx[j.name], idx[j.parent], idx[j.child]
         W[:, k, :3], W[:, k, 3:] = F[:, ch], N[:, ch]
         R, r = jt[k]

@@ -150,14 +150,3 @@ def test_in_span_closed_and_one_sided():
     np.testing.assert_array_equal(in_span(t, 1.0, 2.0), [False, True, True, True, False])
     np.testing.assert_array_equal(in_span(t, 1.0, 2.0, side=1), [False, True, True, False, False])
     np.testing.assert_array_equal(in_span(t, 1.0, 2.0, side=-1), [False, False, True, True, False])
-
-
-def test_old_imports_from_motion_laws_still_work():
-    import structcheck.motion as motion
-    from structcheck.motion import laws
-
-    for name in ("MotionLaw", "Constant", "as_law", "Quintic", "MinimumJerk", "Trapezoidal", "ModifiedTrapezoidal",
-                 "BSpline", "Tabulated", "TimeGrid", "time_grid"):
-        assert getattr(laws, name) is getattr(motion, name)
-    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        laws.Nope

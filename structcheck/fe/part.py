@@ -29,7 +29,6 @@ import scipy.sparse as sp
 
 from ..errors import InputError, MeshError
 from ..model.materials import Material, get_material
-from ..spatial import skew
 from . import assembly, interface, recovery, supports
 from .mesh import MassProperties, TetMesh, check_mesh, mass_properties, read_mesh
 from .stress import von_mises
@@ -316,8 +315,9 @@ class Part:
         f = np.zeros(self.n_dofs)
         motion = (gravity, acceleration, angular_velocity, angular_acceleration)
         if any(x is not None for x in motion):
-            f += self.body_load_basis() @ _rigid_motion_coefficients(*(np.zeros(3) if x is None else x
-                                                                       for x in motion))
+            from ..loads import body_coefficients  # the 12 coefficients of body_load_basis for one motion state
+
+            f += self.body_load_basis() @ body_coefficients(*(np.zeros(3) if x is None else x for x in motion))[0]
         for name, (F, M, p) in (wrenches or {}).items():
             f += self.wrench_basis(name, p) @ np.r_[np.asarray(F, float), np.asarray(M, float)]
         for name, p in (pressures or {}).items():
@@ -340,16 +340,6 @@ class Part:
         return StaticSolution(points=self.points, displacement=disp, von_mises=self.nodal_average(von_mises(S)),
                               max_von_mises=float(von_mises(S).max()), element_node_stress=S,
                               reaction=reaction, part=self)
-
-
-def _rigid_motion_coefficients(gravity, acceleration, angular_velocity, angular_acceleration) -> np.ndarray:
-    """Coefficients (12,) of :meth:`Part.body_load_basis` for the body force of one rigid-motion state (inputs
-    (3,) in link axes [m/s^2, m/s^2, rad/s, rad/s^2]): A0 = g - a_O, B = -[alpha]x - [omega]x [omega]x."""
-    g, a, w, al = (np.asarray(x, float)[None] for x in (gravity, acceleration, angular_velocity,
-                                                         angular_acceleration))
-    W = skew(w)
-    B = -skew(al) - W @ W
-    return np.hstack([g - a, B.reshape(1, 9)])[0]
 
 
 def _select(p: np.ndarray, table: np.ndarray, candidates: np.ndarray, selector) -> np.ndarray:

@@ -142,7 +142,6 @@ class Robot:
                 placed.add(j.child)
                 pending.remove(j)
         self.ordered_joints = tuple(order)
-        self._order = self.ordered_joints  # old private name, until rigid/ and the tests use ordered_joints
         self.link_names = tuple(names)
         self.joint_names = tuple(jn)
         dofs = [j for j in self.joints if j.movable and j.mimic is None]
@@ -256,8 +255,6 @@ class Robot:
             i, k = np.argwhere(bad)[0]
             raise InputError(f"{what} of joint {self.dof_names[k]!r} is not finite (NaN or inf) at sample {i}")
         return q
-
-    _check_q = check_q  # old private name, until rigid/ and motion/ use check_q
 
     def check_limits(self, q: np.ndarray, t: np.ndarray | None = None, tol: float = 1e-9) -> None:
         """Raise InputError naming the first joint and time at which q leaves its limits."""

@@ -85,7 +85,7 @@ class CartesianLine:
         self.hold = hold
         self.locked = tuple([locked] if isinstance(locked, str) else locked)
         self.free = free_mask(robot, self.locked)
-        self.seed = robot.home if seed is None else robot._check_q(seed, "seed")[0]
+        self.seed = robot.home if seed is None else robot.check_q(seed, "seed")[0]
         bps = sorted(float(b) for b in getattr(self.profile, "breakpoints", ()))
         if not bps and t_end is None:
             raise InputError("the profile has no breakpoints: give t_end= [s] for the span of the line")

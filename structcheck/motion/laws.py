@@ -7,7 +7,6 @@ Trapezoidal, ModifiedTrapezoidal) and :mod:`.tables` (BSpline, Tabulated); the a
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
@@ -130,14 +129,3 @@ class _AdaptedLaw:
         """The law's second time derivative at ``t`` [s] (same shape out): its one-sided limit for ``side`` if
         the law takes ``side``, else its plain acceleration on either side."""
         return self.law.acceleration(t, side=side) if self._side else self.law.acceleration(t)
-
-
-# the laws and the time grid lived in this module before it was split; imports from here keep working
-_MOVED = {"BSpline": "tables", "Tabulated": "tables", "MinimumJerk": "profiles", "ModifiedTrapezoidal": "profiles",
-          "Quintic": "profiles", "Trapezoidal": "profiles", "TimeGrid": "grid", "time_grid": "grid"}
-
-
-def __getattr__(name):
-    if name in _MOVED:
-        return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

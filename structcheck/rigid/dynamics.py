@@ -120,7 +120,7 @@ def mimic_loops(robot) -> tuple:
             f"contain (URDF <mimic> gives neither the loop nor its geometry), so the loop's internal forces are not "
             f"modelled: the torques are exact, but the wrenches of the joints {names} are those of an open tree "
             f"(all six components flagged undetermined). For bearing loads, model the loop as a "
-            f"structcheck.closedchain.ClosedChain with cut joints")
+            f"structcheck.ClosedChain with cut joints")
     return mask, tuple(warnings)
 
 
@@ -210,8 +210,8 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     ...). Mimic joints: tau by virtual work, loop joints flagged (see :func:`mimic_loops`)."""
     qj = robot.joint_values(q)
     n_t = qj.shape[0]
-    qdj = robot.joint_rates(robot._check_q(qd, "qd"))
-    qddj = robot.joint_rates(robot._check_q(qdd, "qdd"))
+    qdj = robot.joint_rates(robot.check_q(qd, "qd"))
+    qddj = robot.joint_rates(robot.check_q(qdd, "qdd"))
     if qdj.shape[0] != n_t or qddj.shape[0] != n_t:
         raise ValueError("q, qd and qdd must have the same number of samples")
     inert = link_inertials(robot, payloads)

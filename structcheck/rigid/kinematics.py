@@ -76,8 +76,8 @@ def link_kinematics(robot, q, qd=None, qdd=None) -> LinkKinematics:
     """Placements, angular velocity/acceleration and origin velocity/acceleration of every link (link axes)."""
     qj = robot.joint_values(q)
     n_t = qj.shape[0]
-    qdj = np.zeros_like(qj) if qd is None else robot.joint_rates(robot._check_q(qd, "qd"))
-    qddj = np.zeros_like(qj) if qdd is None else robot.joint_rates(robot._check_q(qdd, "qdd"))
+    qdj = np.zeros_like(qj) if qd is None else robot.joint_rates(robot.check_q(qd, "qd"))
+    qddj = np.zeros_like(qj) if qdd is None else robot.joint_rates(robot.check_q(qdd, "qdd"))
     if qdj.shape[0] != n_t or qddj.shape[0] != n_t:
         raise ValueError("q, qd and qdd must have the same number of samples")
     moving = qd is not None or qdd is not None  # at rest every velocity and acceleration is exactly zero
@@ -194,7 +194,7 @@ def plan(robot) -> Plan:
         if j.movable and not (a[0] == 0 and a[1] == 0 and a[2] == 1):
             Q[idx[j.child]] = _axis_frame(a)
     steps = []
-    for j in robot._order:
+    for j in robot.ordered_joints:
         p, c = idx[j.parent], idx[j.child]
         R0, p0 = np.array(j.origin[:3, :3], float), np.array(j.origin[:3, 3], float)
         Qp_t = np.eye(3) if Q[p] is None else Q[p].T
