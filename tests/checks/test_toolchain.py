@@ -2,7 +2,7 @@
 chained deflection of rigidly rotating interfaces, and the arm's lowest mode of a lumped mass on one compliance."""
 import numpy as np
 import pytest
-from test_pipeline import L1, L2, two_beam_robot
+from helpers import L1, L2, two_beam_robot
 
 from structcheck.checks.toolchain import (ChainLink, arm_lowest_mode, tool_chain, tool_link_compliance,
                                           tool_point_deflection)

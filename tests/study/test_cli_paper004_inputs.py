@@ -8,7 +8,7 @@ import pytest
 from structcheck.cli import main
 from structcheck.errors import InputError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "studies" / "loading_unloading_6dof.py"
 sys.path.insert(0, str(ROOT / "meshes"))
 import make_paper004_meshes as meshes  # noqa: E402

@@ -4,6 +4,8 @@ out-of-plane load split is statically indeterminate and the run says so."""
 import numpy as np
 import pytest
 
+import helpers
+
 from structcheck.rigid.closedchain import ClosedChain, CutJoint
 from structcheck.model.robot import Joint, Link, Robot
 from structcheck.study import PointForce, Study, run
@@ -18,22 +20,15 @@ def T(x=0.0, z=0.0):
 
 
 def beam(axis, length, n, ends, patch=None):
-    """Square-section beam from 0 to +-length along x (axis 0) or z (axis 2); ``ends`` names the faces at 0 and at
-    the far end; ``patch`` = (name, z_center) names facets on the x = -S/2 side around z_center."""
-    from skfem import MeshTet
-
-    from structcheck.fe.part import Part
-
-    along = np.linspace(0.0, length, n + 1) if length > 0 else np.linspace(length, 0.0, n + 1)
-    across = np.linspace(-S / 2, S / 2, 4)
-    mesh = MeshTet.init_tensor(along, across, across) if axis == 0 else MeshTet.init_tensor(across, across, along)
-    mid = mesh.p[:, mesh.facets].mean(axis=1)
-    bnd = mesh.boundary_facets()
-    surfaces = {ends[0]: bnd[np.isclose(mid[axis, bnd], 0.0)], ends[1]: bnd[np.isclose(mid[axis, bnd], length)]}
+    """Steel beam of section S x S from 0 to +-length along x (axis 0) or z (axis 2), end faces ``ends``;
+    ``patch`` = (name, z_center) names facets on the x = -S/2 side around z_center."""
+    part = helpers.beam(length, S, S, n, ends=ends, axis=axis)
     if patch:
         name, zc = patch
-        surfaces[name] = bnd[np.isclose(mid[0, bnd], -S / 2) & (np.abs(mid[2, bnd] - zc) < 0.021)]
-    return Part.from_skfem(mesh, "structural_steel", surfaces=surfaces)
+        part = part.with_surfaces({**{k: part.surface_facets(k) for k in part.surfaces},
+                                   name: part.select_facets(lambda x: np.isclose(x[0], -S / 2)
+                                                            & (np.abs(x[2] - zc) < 0.021))})
+    return part
 
 
 def parallelogram(h):

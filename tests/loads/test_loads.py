@@ -3,7 +3,7 @@ wrench columns against the joint reactions, the structured column index, and the
 payloads, missing surfaces)."""
 import numpy as np
 import pytest
-from test_pipeline import H, L1, L2, beam_part, renamed, two_beam_robot
+from helpers import H, L1, L2, two_beam_parts, two_beam_robot
 
 from structcheck.errors import InputError
 from structcheck.fe.response import load_resultants
@@ -31,8 +31,7 @@ def test_body_coefficients_give_the_rigid_body_acceleration_field(rng):
 
 @pytest.fixture(scope="module")
 def arm_parts():
-    return {"link1": renamed(beam_part(L1, "structural_steel", 16), {"prox": "joint1", "dist": "joint2"}),
-            "link2": renamed(beam_part(L2, "structural_steel", 12), {"prox": "joint2", "dist": "tool"})}
+    return two_beam_parts(16, 12)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from test_dynamics import general_robot
+from helpers import general_robot
 
 G = np.array([0.3, -1.0, -9.81])
 H_T = 2e-3  # time step of the stencils [s]

@@ -6,7 +6,7 @@ import pytest
 
 import structcheck
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_motion_and_robot_interface(tmp_path):
@@ -60,7 +60,7 @@ def test_part_interface():
 
 def test_info_command(tmp_path, capsys):
     """`structcheck info` on the tiny cantilever study of test_cli_run: its numbers against independent values."""
-    from test_cli_run import H, L, N_LEN, N_SIDE, write_small_study
+    from helpers import SMALL_L as L, SMALL_H as H, N_LEN, N_SIDE, write_small_study
 
     from structcheck.cli import main
     from structcheck.model.materials import get_material

@@ -4,7 +4,7 @@ README that drifts from the code, or code that drifts from the README, fails her
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def paper004_section() -> str:

@@ -13,7 +13,7 @@ from structcheck.rigid.ik import (PAPER004_BRANCHES, UnreachableError, _rotvec, 
 from structcheck.rigid.kinematics import forward_kinematics, jacobian, point_jacobian, point_world
 from structcheck.model.robot import Robot, rot_x, rot_z, trans
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 # paper 004, Table 1 (modified D-H: alpha_{i-1}, a_{i-1}, d_i), d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm
 D1, A2, A3, D6 = 0.250, 0.385, 0.392, 0.188

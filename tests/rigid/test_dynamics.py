@@ -8,6 +8,8 @@ from structcheck.rigid.dynamics import inverse_dynamics, link_equilibrium, power
 from structcheck.errors import InputError
 from structcheck.model.robot import Joint, Link, PointMass, Robot, rpy_matrix, trans
 
+from helpers import branched_robot, general_robot
+
 
 def planar_two_link(l1, l2, m1, m2, lc1, lc2, I1, I2):
     """Two revolute joints about z, links along x (VERIFICATION.md 'Two-link planar arm')."""
@@ -79,26 +81,6 @@ def test_static_hanging_reactions_equal_outboard_weight_and_moment():
         # the weights' moment about +y is x e_x cross (-W e_z) = +x W e_y; the parent supplies the opposite
         np.testing.assert_allclose(dyn.joint_wrenches[0, k, 3:], [0, -moment, 0], rtol=1e-13, atol=1e-12)
         assert dyn.tau[0, k] == pytest.approx(-moment)
-
-
-def general_robot(rng):
-    """7 joints: skewed axes, offsets, full inertia tensors, a prismatic joint, a fixed tool, point masses."""
-    def rand_inertia():
-        A = rng.standard_normal((3, 3))
-        R = np.linalg.qr(A)[0]
-        return R @ np.diag(rng.uniform(0.01, 0.1, 3)) @ R.T
-
-    links = [Link("base")]
-    joints = []
-    types = ["revolute", "revolute", "prismatic", "revolute", "continuous", "revolute", "fixed"]
-    for i, jt in enumerate(types):
-        T = np.eye(4)
-        T[:3, :3] = rpy_matrix(*rng.uniform(-1, 1, 3))
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3)
-        pms = (PointMass(f"motor{i}", 0.7, tuple(rng.uniform(-0.1, 0.1, 3))),) if i == 3 else ()
-        links.append(Link(f"l{i}", rng.uniform(0.5, 3), tuple(rng.uniform(-0.2, 0.2, 3)), rand_inertia(), pms))
-        joints.append(Joint(f"j{i}", jt, links[i].name, f"l{i}", T, rng.standard_normal(3), -10, 10))
-    return Robot(links, joints, points={"tool": ("l6", (0.1, 0.05, 0.2))})
 
 
 def smooth_trajectory(n_dof, rng, n=400):
@@ -283,36 +265,6 @@ def _reference_rnea(robot, q, qd, qdd, gravity, point_forces=None, payloads=None
     T = np.zeros((n_t, nl, 4, 4))
     T[..., :3, :3], T[..., :3, 3], T[..., 3, 3] = Rw, pw, 1.0
     return T, w, al, v, a, W, Ww, tau
-
-
-def branched_robot(rng, shuffle=False):
-    """A tree: a 7-joint chain plus a side branch (revolute mimicking j1, prismatic), a fixed joint on the base,
-    axes along +z, -y, +x and skewed; with ``shuffle`` the links and joints are listed in a scrambled order."""
-    def rand_inertia():
-        R = np.linalg.qr(rng.standard_normal((3, 3)))[0]
-        return R @ np.diag(rng.uniform(0.01, 0.1, 3)) @ R.T
-
-    types = ["revolute", "revolute", "prismatic", "revolute", "continuous", "revolute", "fixed", "revolute",
-             "prismatic", "fixed"]
-    parents = [0, 1, 2, 3, 4, 5, 6, 3, 8, 0]
-    axes = [(0, 0, 1), (0, -1, 0), (1, 0, 0), None, (0, 0, 1), None, (0, 0, 1), None, (0, 0, -1), (0, 1, 0)]
-    links, joints = [Link("base")], []
-    for i, jt in enumerate(types):
-        T = np.eye(4)
-        T[:3, :3] = rpy_matrix(*rng.uniform(-1, 1, 3))
-        T[:3, 3] = rng.uniform(-0.3, 0.3, 3) if i != 4 else 0.0  # joint 4 sits at its parent's origin
-        pms = (PointMass(f"motor{i}", 0.7, tuple(rng.uniform(-0.1, 0.1, 3))),) if i == 3 else ()
-        mass = 0.0 if i == 5 else rng.uniform(0.5, 3)  # a massless link
-        links.append(Link(f"l{i}", mass, tuple(rng.uniform(-0.2, 0.2, 3)), rand_inertia() if mass else np.zeros((3, 3)),
-                          pms))
-        axis = rng.standard_normal(3) if axes[i] is None else axes[i]
-        joints.append(Joint(f"j{i}", jt, links[parents[i]].name, f"l{i}", T, axis, -10, 10,
-                            mimic=("j1", -1.7, 0.2) if i == 7 else None))
-    if shuffle:
-        links = [links[k] for k in (4, 0, 9, 2, 10, 1, 7, 3, 8, 6, 5)]
-        joints = [joints[k] for k in (6, 2, 9, 0, 4, 8, 1, 7, 3, 5)]
-    return Robot(links, joints, points={"tool": ("l6", (0.1, 0.05, 0.2)), "side": ("l8", (0.0, 0.1, 0.0)),
-                                        "on_base": ("base", (0.1, 0.0, 0.0)), "fixed": ("l9", (0.2, 0.1, 0.0))})
 
 
 @pytest.mark.parametrize("shuffle", [False, True])

@@ -14,7 +14,7 @@ from structcheck.errors import InputError
 from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
 from structcheck.model.urdf import read_urdf
 
-DATA = Path(__file__).parent / "data" / "urdf"
+DATA = Path(__file__).resolve().parents[1] / "data" / "urdf"
 PUBLISHED = {  # file: (robot name, joints by type, total mass in the file's <inertial> elements [kg])
     "ur5.urdf": ("ur5", {"revolute": 6, "fixed": 2}, 20.9939),
     "irb2400.urdf": ("abb_irb2400", {"revolute": 6, "fixed": 1}, 0.0),

@@ -5,50 +5,12 @@ import pytest
 
 from structcheck.study import PointForce, Study, run
 
-L1, L2, H = 0.40, 0.30, 0.02  # beam lengths and square section [m]; L/h >= 15
-
-
-def beam_part(length, material, n_len):
-    """A square-section beam along x from 0 to ``length`` with end faces 'prox' and 'dist' (and 'tip' patch)."""
-    from skfem import MeshTet
-
-    from structcheck.fe.part import Part
-
-    mesh = MeshTet.init_tensor(np.linspace(0, length, n_len + 1), np.linspace(-H / 2, H / 2, 4),
-                               np.linspace(-H / 2, H / 2, 4))
-    x = mesh.p[0, mesh.facets].mean(axis=0)
-    bnd = mesh.boundary_facets()
-    prox = bnd[np.isclose(x[bnd], 0.0)]
-    dist = bnd[np.isclose(x[bnd], length)]
-    return Part.from_skfem(mesh, material, surfaces={"prox": prox, "dist": dist})
-
-
-def two_beam_robot(m1=0.0, m2=0.0):
-    """ground --joint1 (about y)--> link1 (beam along x) --joint2 (about y, at x=L1)--> link2; tool at link2 x=L2."""
-    from structcheck.model.robot import Joint, Link, Robot
-
-    def T(p):
-        M = np.eye(4)
-        M[:3, 3] = p
-        return M
-
-    links = [Link("ground"), Link("link1"), Link("link2")]
-    joints = [Joint("joint1", "revolute", "ground", "link1", T([0, 0, 0]), np.array([0, 1.0, 0]), -3, 3),
-              Joint("joint2", "revolute", "link1", "link2", T([L1, 0, 0]), np.array([0, 1.0, 0]), -3, 3)]
-    return Robot(links, joints, points={"tool": ("link2", np.array([L2, 0, 0]))})
-
-
-def renamed(part, mapping):
-    return part.with_surfaces({mapping.get(k, k): part.surface_facets(k) for k in part.surfaces})
+from helpers import H, L1, L2, two_beam_parts, two_beam_robot
 
 
 @pytest.fixture(scope="module")
 def arm_parts():
-    p1 = beam_part(L1, "structural_steel", 40)
-    p2 = beam_part(L2, "structural_steel", 30)
-    p1 = renamed(p1, {"prox": "joint1", "dist": "joint2"})
-    p2 = renamed(p2, {"prox": "joint2", "dist": "tool"})
-    return {"link1": p1, "link2": p2}
+    return two_beam_parts(40, 30)
 
 
 def test_tool_deflection_matches_hand_chained_beams(arm_parts):
@@ -210,8 +172,7 @@ def test_ringing_after_a_fast_ramp_is_sampled():
     """A 1 ms force ramp makes the links ring at their own periods (~2-10 ms) after it. The peak read on the run's
     grid (17.5 ms steps away from the ramp, samples added where modes ring) equals the peak on a uniform 20 us
     grid, and the ringing is real (well above the quasi-static peak)."""
-    parts = {"link1": renamed(beam_part(L1, "structural_steel", 16), {"prox": "joint1", "dist": "joint2"}),
-             "link2": renamed(beam_part(L2, "structural_steel", 12), {"prox": "joint2", "dist": "tool"})}
+    parts = two_beam_parts(16, 12)
     base = dict(name="ring", robot=two_beam_robot(), parts=parts, t_end=0.07, n_frames=2, motion={},
                 gravity=(0, 0, 0), tool_point="tool", n_modes=6, damping_ratio=0.02,
                 point_forces=(PointForce("tool", "STEP(time,0.05,0,0.051,50)", (0, 0, -1)),))

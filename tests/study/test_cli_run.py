@@ -11,53 +11,9 @@ import pytest
 
 from structcheck.cli import main, main_for_study
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
-# One link 'beam' along x (L = 0.4 m, 20 mm square section, 40 x 2 x 2 hexahedra split into tetrahedra), on a
-# revolute joint 'joint1' at x = 0 (its face the support) and a force at the 'tip' face; no gravity, so every
-# output is linear in the force.
-L, H, N_LEN, N_SIDE = 0.40, 0.02, 40, 2
-SMALL_STUDY = f'''
-"""A tiny cantilever study for the command-line tests."""
-import numpy as np
-from skfem import MeshTet
-
-from structcheck.fe.part import Part
-from structcheck.model.robot import Joint, Link, Robot
-from structcheck.study import PointForce, Study
-
-L, H = {L!r}, {H!r}
-
-
-def mesh():
-    return MeshTet.init_tensor(np.linspace(0, L, {N_LEN + 1}), np.linspace(-H / 2, H / 2, {N_SIDE + 1}),
-                               np.linspace(-H / 2, H / 2, {N_SIDE + 1}))
-
-
-def build(tip_force_n=100.0, required_safety_factor=1.5, gravity_z=0.0):
-    m = mesh()
-    x = m.p[0, m.facets].mean(axis=0)
-    bnd = m.boundary_facets()
-    part = Part.from_skfem(m, "structural_steel", surfaces={{"joint1": bnd[np.isclose(x[bnd], 0.0)],
-                                                            "tip": bnd[np.isclose(x[bnd], L)]}})
-    robot = Robot([Link("ground"), Link("beam")],
-                  [Joint("joint1", "revolute", "ground", "beam", np.eye(4), np.array([0, 1.0, 0]), -3, 3)],
-                  points={{"tip": ("beam", np.array([L, 0.0, 0.0]))}})
-    return Study(name="tiny_cantilever", robot=robot, motion={{}}, parts={{"beam": part}}, t_end=1.0, n_frames=3,
-                 point_forces=(PointForce("tip", tip_force_n, (0, 0, -1)),), gravity=(0, 0, gravity_z),
-                 quasi_static=True, tool_point="tip", required_safety_factor=required_safety_factor,
-                 parameters={{"tip_force_n": tip_force_n, "required_safety_factor": required_safety_factor}})
-
-
-study = build()
-'''
-
-
-def write_small_study(folder: Path, name="tiny_study.py") -> Path:
-    """Write the tiny cantilever study script into ``folder``; return its path."""
-    path = Path(folder) / name
-    path.write_text(SMALL_STUDY)
-    return path
+from helpers import N_LEN, N_SIDE, SMALL_H as H, SMALL_L as L, SMALL_STUDY, write_small_study
 
 
 def small_study_module(folder: Path):

@@ -7,28 +7,15 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
+from helpers import beam as beam_along_x
+
 L, B, H = 0.3, 0.04, 0.03  # beam along x [m]
 
 
 def _beam(n_len=8, distort=0.0, seed=0):
-    """A P2 tet beam (skfem tensor mesh) with end faces 'root' (x = 0) and 'tip' (x = L); interior vertices
-    moved randomly by up to ``distort`` times the spacing so that no element is axis-aligned."""
-    from skfem import MeshTet
-
-    from structcheck.fe.part import Part
-
-    mesh = MeshTet.init_tensor(np.linspace(0, L, n_len + 1), np.linspace(-B / 2, B / 2, 4),
-                               np.linspace(-H / 2, H / 2, 4))
-    if distort:
-        p = mesh.p.copy()
-        inner = np.setdiff1d(np.arange(p.shape[1]), mesh.boundary_nodes())
-        h = np.array([L / n_len, B / 3, H / 3])[:, None]
-        p[:, inner] += distort * h * np.random.default_rng(seed).uniform(-1, 1, (3, len(inner)))
-        mesh = MeshTet(p, mesh.t)
-    x = mesh.p[0, mesh.facets].mean(axis=0)
-    bnd = mesh.boundary_facets()
-    return Part.from_skfem(mesh, "6061", surfaces={"root": bnd[np.isclose(x[bnd], 0.0)],
-                                                    "tip": bnd[np.isclose(x[bnd], L)]})
+    """A 6061 P2 tet beam with end faces 'root' (x = 0) and 'tip' (x = L), interior vertices moved randomly by up
+    to ``distort`` times the spacing so that no element is axis-aligned."""
+    return beam_along_x(L, B, H, n_len, "6061", distort=distort, seed=seed)
 
 
 @pytest.fixture(scope="module")
