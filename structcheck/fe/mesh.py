@@ -56,14 +56,17 @@ def mass_properties(points: np.ndarray, tets: np.ndarray, density: float) -> Mas
     Uses the exact second moment of a tetrahedron: int x x^T dV = V/20 (sum_i v_i v_i^T + s s^T), s = sum_i v_i.
     """
     tets = np.asarray(tets)[:, :4]
-    v = points[tets]  # (m, 4, 3)
+    # moments about a point of the mesh, not the origin: second - V c c^T cancels as (distance / size)^2
+    ref = points[tets[0, 0]]
+    v = points[tets] - ref  # (m, 4, 3)
     vol = np.abs(tet_volumes(points, tets))  # node order is a convention; the measure is |V|
     V = vol.sum()
     s = v.sum(axis=1)
     first = (vol[:, None] * s / 4.0).sum(axis=0)
     second = (vol[:, None, None] / 20.0 * (np.einsum("mki,mkj->mij", v, v) + np.einsum("mi,mj->mij", s, s))).sum(0)
-    com = first / V
-    S = density * (second - V * np.outer(com, com))
+    c = first / V
+    com = ref + c
+    S = density * (second - V * np.outer(c, c))
     inertia = np.trace(S) * np.eye(3) - S
     return MassProperties(mass=float(density * V), com=com, inertia_com=inertia, volume=float(V))
 

@@ -142,13 +142,6 @@ def test_mass_properties_invariant_under_rigid_motion(size, n, jitter, motion, d
     _check_rigid_motion(*lopsided_box(size, n, jitter), motion, density)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (accuracy): mass_properties computes the central inertia as (second moment about the ORIGIN) - "
-    "V c c^T, which cancels catastrophically when the mesh is far from the origin compared to its size: the "
-    "relative error grows as eps (d / L)^2. Minimal example: the 6-tet cube [0, 0.1]^3 "
-    "(MeshTet.init_tensor(*[np.linspace(0, 0.1, 2)] * 3)) translated by (0, 0, 10) m gives an inertia_com "
-    "2.2e-11 relative away from the untranslated one (8.7e-10 at 100 m, 8.9e-13 at 2 m); accumulating the "
-    "moments about a point of the mesh (e.g. its first vertex or the mean vertex) makes it translation-invariant"))
 @settings(max_examples=30, **COMMON)
 @example(size=(0.1, 0.1, 0.1), n=(1, 1, 1), jitter=None, motion=(np.eye(3), np.array([0.0, 0.0, 10.0])),
          density=1000.0)
