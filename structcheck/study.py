@@ -24,12 +24,11 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import loads as linkloads
-from .checks import LinkSolution, link_result, run_warnings, tool_point_checks, verdict
+from .checks import LinkSolution, run_warnings, tool_point_checks, verdict
 from .errors import InputError
 from .fe import response as fe
-from .motion import as_law, time_grid
-from .motion import TimeGrid
-from .results import RunResult, prepare_output, write_results
+from .motion import TimeGrid, as_law, time_grid
+from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import run_summary
 from .rigid.stage import RigidBody, as_chain, rigid_body
 

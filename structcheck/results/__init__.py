@@ -1,11 +1,11 @@
 """Results of a run: the only package that writes files (summary, CSV, VTK for ParaView, plots, screenshot) and
 the comparison of two results folders."""
-from .data import LinkResult, RunResult
+from .data import LinkResult, RunResult, link_result
 from .files import prepare_output, write_results
 from .report import format_table
 from .screenshot import write_screenshot
 from .summary import read_summary, write_summary
 from .tables import read_csv
 
-__all__ = ["LinkResult", "RunResult", "format_table", "prepare_output", "read_csv", "read_summary",
+__all__ = ["LinkResult", "RunResult", "format_table", "link_result", "prepare_output", "read_csv", "read_summary",
            "write_results", "write_screenshot", "write_summary"]

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from ..checks.solution import LinkSolution
+from ..fe.response import frame_fields
 from .summary import plain
 
 
@@ -84,3 +86,42 @@ class RunResult:
     links: dict[str, LinkResult]
     summary: dict[str, Any]
     tool_point_deflection: np.ndarray | None = None
+
+
+def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, frame_index: np.ndarray,
+                required_safety_factor: float, support_band_m: float) -> LinkResult:
+    """Everything the results say about one link: its peaks on the analysis grid ``t`` (n_t,), where they are
+    (world axes from ``T_world_link`` (n_t, 4, 4), the link's placement), its safety factor and pass/fail against
+    ``required_safety_factor``, the peak away from a band of ``support_band_m`` [m] around its support (where the
+    clamp makes stresses singular), and its fields at the output frames ``frame_index``."""
+    part, resp, basis, mat = sol.part, sol.response, sol.basis, sol.part.material
+    x_link = part.points[resp.node_max]
+    T = T_world_link[resp.i_time_max]
+    x_world = T[:3, :3] @ x_link + T[:3, 3]
+    vm_env = resp.vm_envelope_nodes
+    sf_env = mat.safety_factor(vm_env, resp.principal_envelope)
+    min_sf = float(np.min(sf_env))
+    away = part.distance_to_surfaces(list(sol.loads.support)) > support_band_m
+    vm_away = float(vm_env[away].max()) if away.any() else float("nan")
+    ff = frame_fields(part, basis, sol.loads.coeff[frame_index], sol.modal[frame_index],
+                      brittle=mat.criterion == "max_principal")
+    return LinkResult(
+        name=sol.name, material=mat.name, mass_kg=float(part.mass_properties().mass),
+        yield_strength_pa=float(mat.strength), criterion=mat.criterion, n_nodes=int(len(part.points)),
+        n_elements=int(len(part.cells)), max_von_mises_pa=resp.max_von_mises,
+        time_of_max_s=float(t[resp.i_time_max]), location_of_max_m=tuple(map(float, x_world)),
+        location_of_max_link_m=tuple(map(float, x_link)),
+        max_equivalent_strain=resp.max_von_mises / mat.E, max_deformation_m=resp.max_deformation,
+        time_of_max_deformation_s=float(t[resp.i_time_max_deformation]), min_safety_factor=min_sf,
+        passed=bool(min_sf >= required_safety_factor), max_von_mises_away_from_support_pa=vm_away,
+        support_band_m=support_band_m,
+        lowest_frequency_hz=float(basis.omega[0] / (2 * np.pi)) if len(basis.omega) else float("nan"),
+        quasi_static_max_von_mises_pa=sol.quasi_static_max_von_mises_pa,
+        equilibrium_rel_error=sol.equilibrium_error, points=part.points, cells=part.cells,
+        frame_fields={"displacement": ff["displacement"], "von_mises": ff["von_mises"],
+                      "equivalent_strain": ff["von_mises"] / mat.E,
+                      "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))},
+        envelope={"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
+                  "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env},
+        history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
+                 "max_deformation": resp.deformation_history})
