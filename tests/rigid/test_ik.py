@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.rigid.ik import (PAPER004_BRANCHES, UnreachableError, _rotvec, mg400_fk, mg400_ik,
-                            paper004_ik, solve_ik, wrap_to_limits)
+from structcheck.rigid.closedform import PAPER004_BRANCHES, mg400_fk, mg400_ik, paper004_ik
+from structcheck.rigid.ik import UnreachableError, _rotvec, solve_ik, wrap_to_limits
 from structcheck.rigid.kinematics import forward_kinematics, jacobian, point_jacobian, point_world
 from structcheck.model.robot import Robot, rot_x, rot_z, trans
 
