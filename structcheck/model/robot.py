@@ -94,6 +94,23 @@ def rpy_matrix(r, p, y):
                      [-sp, cp * sr, cp * cr]])
 
 
+def as_samples(x, names, what: str, noun: str = "joint") -> np.ndarray:
+    """Values of the coordinates ``names`` as (n_samples, len(names)) floats: one sample (len(names),), a stack,
+    or with a single coordinate its time series (n_samples,). InputError naming ``what`` for a wrong shape, and
+    the ``noun`` (e.g. 'joint') and sample of a non-finite value."""
+    x = np.asarray(x, float)
+    n = len(names)
+    if x.ndim == 1:
+        x = x[:, None] if n == 1 and x.shape[0] != 1 else x[None, :]
+    if x.ndim != 2 or x.shape[1] != n:
+        raise InputError(f"{what} must have shape (n_samples, {n}) for the {noun}s {list(names)}, got {np.shape(x)}")
+    bad = ~np.isfinite(x)
+    if bad.any():
+        i, k = np.argwhere(bad)[0]
+        raise InputError(f"{what} of {noun} {names[k]!r} is not finite (NaN or inf) at sample {i}")
+    return x
+
+
 class Robot:
     """A tree of links connected by joints, with named points (tool centre point, claw tips, ...).
 
@@ -244,17 +261,7 @@ class Robot:
     def check_q(self, q, what: str = "q") -> np.ndarray:
         """Joint values or rates as (n_samples, n_dof) floats from (n_dof,) or (n_samples, n_dof) [rad, m, /s,
         /s^2]; InputError naming ``what`` for a wrong shape or a non-finite value (joint and sample named)."""
-        q = np.asarray(q, float)
-        if q.ndim == 1:
-            q = q[None, :]
-        if q.ndim != 2 or q.shape[1] != self.n_dof:
-            raise InputError(f"{what} must have shape (n_samples, {self.n_dof}) for joints {list(self.dof_names)}, "
-                             f"got {np.shape(q)}")
-        bad = ~np.isfinite(q)
-        if bad.any():
-            i, k = np.argwhere(bad)[0]
-            raise InputError(f"{what} of joint {self.dof_names[k]!r} is not finite (NaN or inf) at sample {i}")
-        return q
+        return as_samples(q, self.dof_names, what, "joint")
 
     def check_limits(self, q: np.ndarray, t: np.ndarray | None = None, tol: float = 1e-9) -> None:
         """Raise InputError naming the first joint and time at which q leaves its limits."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InputError
+from ..model.robot import as_samples
 from ..spatial import perpendicular_basis, vee
 from .kinematics import LinkKinematics, joint_transforms, link_kinematics
 
@@ -352,22 +353,6 @@ def _check_dofs(chain, q, t, k, where):
                 f"coordinates whose motion fixes the loops, or move away from this singular pose")
 
 
-def _as_samples(x, n, what, names):
-    x = np.asarray(x, float)
-    if x.ndim == 1 and n == 1 and x.shape[0] != 1:
-        x = x[:, None]
-    if x.ndim == 1:
-        x = x[None, :] if x.shape[0] == n else x[:, None]
-    if x.ndim != 2 or x.shape[1] != n:
-        raise InputError(f"{what} must have shape (n_samples, {n}) for the independent coordinates "
-                         f"{list(names)}, got {np.shape(x)}")
-    bad = ~np.isfinite(x)
-    if bad.any():
-        i, k = np.argwhere(bad)[0]
-        raise InputError(f"{what} of coordinate {names[k]!r} is not finite at sample {i}")
-    return x
-
-
 def _assemble(chain, q_ind, t, q_guess):
     """The first sample's coordinates (n_coords,), assembled by Newton from ``q_guess`` (default home)."""
     plan, n = chain.plan, len(chain.coordinate_names)
@@ -396,7 +381,7 @@ def solve_positions(chain: ClosedChain, q_ind, t=None, q_guess=None) -> np.ndarr
     with sub-stepping, then batched Newton on the samples in between, each started from its solved
     neighbours), so it stays on the start's assembly branch. ``t`` (n_t,) [s] only names times in errors."""
     plan = chain.plan
-    q_ind = _as_samples(q_ind, chain.n_dof, "q_ind", chain.independent)
+    q_ind = as_samples(q_ind, chain.independent, "q_ind", "independent coordinate")
     n_t, n = len(q_ind), len(chain.coordinate_names)
     t = None if t is None else np.asarray(t, float).reshape(-1)
     if t is not None and len(t) != n_t:
@@ -477,9 +462,9 @@ def closed_chain_motion(chain: ClosedChain, q_ind, qd_ind, qdd_ind, t=None, q_gu
     """Positions, velocities and accelerations of all tree coordinates from the independent ones
     (each (n_t, n_ind) [rad, m, /s, /s^2]); see :func:`solve_positions` for ``t`` and ``q_guess``."""
     plan = chain.plan
-    q_ind = _as_samples(q_ind, chain.n_dof, "q_ind", chain.independent)
-    qd_ind = _as_samples(qd_ind, chain.n_dof, "qd_ind", chain.independent)
-    qdd_ind = _as_samples(qdd_ind, chain.n_dof, "qdd_ind", chain.independent)
+    q_ind = as_samples(q_ind, chain.independent, "q_ind", "independent coordinate")
+    qd_ind = as_samples(qd_ind, chain.independent, "qd_ind", "independent coordinate")
+    qdd_ind = as_samples(qdd_ind, chain.independent, "qdd_ind", "independent coordinate")
     if not len(q_ind) == len(qd_ind) == len(qdd_ind):
         raise InputError(f"q_ind, qd_ind and qdd_ind must have the same number of samples, got "
                          f"{len(q_ind)}, {len(qd_ind)}, {len(qdd_ind)}")
