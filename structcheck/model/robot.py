@@ -139,7 +139,7 @@ class Robot:
                     raise InputError(f"joint {j.name!r} names unknown link {end!r}; the links are {names}")
             if j.child in children:
                 raise InputError(f"link {j.child!r} is the child of two joints ({children[j.child]!r} and "
-                                 f"{j.name!r}); close loops with structcheck.closedchain.CutJoint, not in the tree")
+                                 f"{j.name!r}); close loops with structcheck.CutJoint, not in the tree")
             children[j.child] = j.name
             if j.origin.shape != (4, 4):
                 raise InputError(f"joint {j.name!r}: origin must be a 4x4 transform, got shape {j.origin.shape}")
@@ -283,7 +283,7 @@ class Robot:
 
     # ------------------------------------------------------------------ algorithms (free functions)
     def forward_kinematics(self, q) -> np.ndarray:
-        """T_world_link (n_t, n_links, 4, 4); see structcheck.kinematics."""
+        """T_world_link (n_t, n_links, 4, 4); see structcheck.rigid.kinematics."""
         from ..rigid.kinematics import forward_kinematics
 
         return forward_kinematics(self, q)
@@ -308,12 +308,12 @@ class Robot:
         ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N]; ``payloads``: point name ->
         mass [kg] or (mass, inertia (3, 3) about the point in link axes [kg m^2]).
 
-        Returns a :class:`structcheck.dynamics.Dynamics`: ``tau`` (n_t, n_dof) [N m or N];
+        Returns a :class:`structcheck.rigid.dynamics.Dynamics`: ``tau`` (n_t, n_dof) [N m or N];
         ``joint_names`` (every joint, in ``joint_names`` order); ``joint_wrenches`` (n_t, n_joints, 6)
         [Fx, Fy, Fz, Mx, My, Mz] [N, N m] exerted by the parent on the child at the joint origin, in the child's
         axes (``joint_wrenches_world``: world axes); ``undetermined`` (n_joints, 6) bool and ``warnings`` for
         wrench components the model cannot give (mimic joints: the unmodelled loop); ``kinematics`` and
-        ``inertials``. See structcheck.dynamics.inverse_dynamics."""
+        ``inertials``. See structcheck.rigid.dynamics.inverse_dynamics."""
         from ..rigid.dynamics import inverse_dynamics
 
         return inverse_dynamics(self, q, qd, qdd, gravity, point_forces, payloads)
