@@ -41,6 +41,7 @@ class PartBuilder:
         self.named: dict[str, Callable] = {}
         self.named_lines: dict[str, Callable] = {}
         self.refinements: list[tuple] = []
+        self.divisions: list[tuple] = []
 
     def __enter__(self):
         import gmsh
@@ -97,6 +98,13 @@ class PartBuilder:
         that carries a support; the mesh has nodes on it only if it is an edge of the geometry)."""
         self.named_lines[name] = predicate
 
+    def divide_lines(self, predicate: Callable[[np.ndarray, np.ndarray], bool], n: int) -> None:
+        """Mesh every curve whose centre ``c`` (3,) and bounding box ``bb`` (6,) satisfy the predicate with exactly
+        ``n`` elements (e.g. n elements around a bore, whatever the sizes)."""
+        if int(n) < 1:
+            raise InputError(f"part {self.name!r}: a line needs at least 1 element, got {n!r}")
+        self.divisions.append((predicate, int(n)))
+
     def refine_near(self, point, size: float, radius: float) -> None:
         """Element size ``size`` [m] within ``radius`` [m] of ``point`` (3,), growing to the global size over
         another ``radius``."""
@@ -118,10 +126,21 @@ class PartBuilder:
         self._add_groups(2, [t for _, t in faces], self.named, "face", "surface")
         self._add_groups(1, [t for _, t in gmsh.model.getEntities(1)], self.named_lines, "curve", "line")
         self._set_sizes()
+        for pred, n in self.divisions:
+            hits = [t for _, t in gmsh.model.getEntities(1) if pred(np.array(occ.getCenterOfMass(1, t)),
+                                                                    np.array(gmsh.model.getBoundingBox(1, t)))]
+            if not hits:
+                raise InputError(f"part {self.name!r}: no curve matches a divide_lines predicate")
+            for t in hits:
+                gmsh.model.mesh.setTransfiniteCurve(t, n + 1)
         gmsh.model.mesh.generate(3)
         if self.order == 2:
             gmsh.option.setNumber("Mesh.SecondOrderLinear", 0)  # mid-side nodes on the CAD geometry
+            # moving boundary mid-side nodes onto a curved face can fold thin elements: gmsh then moves interior
+            # nodes (elastic analogy and optimization) until every element's Jacobian is positive
+            gmsh.option.setNumber("Mesh.HighOrderOptimize", 2)
             gmsh.model.mesh.setOrder(2)
+            gmsh.model.mesh.optimize("HighOrder")
         self.surface_deviation = self._surface_deviation([t for _, t in faces])
 
     def _surface_deviation(self, faces) -> float:

@@ -16,7 +16,7 @@ midpoints: a linear-tet mesh, or any mesh with ``geometry_order=1``); 2, curved 
 mid-side nodes are those of a ``tetra10`` mesh (scikit-fem's ``MeshTet2``), so bores and fillets stay round.
 Straight tets: stiffness 2nd-order quadrature (exact), mass and loads 4th order (exact). Curved tets: a Jacobian
 per quadrature point; stiffness 5th order, mass and body loads 7th order (exact for the curved geometry), surface
-loads on the curved 6-node triangles (scikit-fem's isoparametric FacetBasis), stresses at all 10 element nodes.
+loads on the curved 6-node triangles (:class:`.interface.CurvedFacets`), stresses at all 10 element nodes.
 
 Supports: 'clamp' (every displacement component of the named surfaces held), 'averaged' (the weighted mean
 translation and rotation of each named surface held while the surface deforms: ANSYS's deformable remote
