@@ -1,11 +1,15 @@
-"""Assembly kernels of straight-sided quadratic (P2, 10-node) tetrahedra, vectorized over all elements.
+"""Assembly kernels of quadratic (P2, 10-node) tetrahedra, straight-sided or curved, vectorized over all elements.
 
 The reference element is scikit-fem's ``ElementTetP2`` (its local node order: vertices 0-3, then the mid nodes
 of the edges given by :func:`p2_edges`). Meshes come in scikit-fem's layout, vertices ``p`` (3, n_vertices) [m]
 and tets ``t`` (4, n_elem); element node tables ``cells`` (n_elem, 10) index the P2 nodes (vertices, then edge
 midpoints) and ``node_dofs`` (n_nodes, 3) gives the dof of each node's x, y, z displacement. Matrices are
 assembled on the node-pair sparsity pattern (:func:`node_pattern`) with ``np.bincount``, never with a loop over
-elements. Stiffness uses the 2nd-order rule (exact on straight-sided P2 tets), mass and body loads the 4th.
+elements. Straight-sided tets (:class:`ElementMaps`, one affine map each): stiffness uses the 2nd-order rule
+(exact), mass and body loads the 4th (exact). Curved tets (:class:`CurvedElements`, the isoparametric map
+x(xi) = sum_f N_f(xi) x_f through all 10 nodes, a Jacobian per quadrature point): stiffness uses the 5th-order
+rule (14 points; the integrand is rational), mass and body loads the 7th (24 points: N N det J and N x det J are
+polynomials of degree <= 7, so these stay exact for the curved geometry).
 """
 from __future__ import annotations
 
@@ -69,6 +73,25 @@ def element_maps(p: np.ndarray, t: np.ndarray) -> ElementMaps:
     return ElementMaps(np.abs(np.linalg.det(J)), J, np.linalg.inv(J))
 
 
+class CurvedElements(NamedTuple):
+    """Curved (isoparametric) P2 tets: ``nodes`` (n_elem, 10, 3) [m], the positions of each element's 10 nodes in
+    the local P2 order; the map is x(xi) = sum_f N_f(xi) x_f, with det J > 0 everywhere (checked when read)."""
+
+    nodes: np.ndarray
+
+
+#: Quadrature orders of the curved tets: stiffness (rational integrand), mass and body loads (exact).
+CURVED_STIFFNESS_ORDER = 5
+CURVED_MASS_ORDER = 7
+
+
+def curved_jacobians(nodes: np.ndarray, dN: np.ndarray):
+    """J (e, q, 3, 3) [m] with J[e, q, d, r] = d x_d / d xi_r, det J (e, q) [m^3] and J^-1 (e, q, 3, 3) (inv[e, q,
+    r, d] = d xi_r / d x_d) of curved tets with nodes (e, 10, 3) at the points of reference gradients dN (10, 3, q)."""
+    J = np.einsum("efd,frq->eqdr", nodes, dN)
+    return J, np.linalg.det(J), np.linalg.inv(J)
+
+
 class NodePattern(NamedTuple):
     """Node-level sparsity of the P2 matrices: CSR ``indptr`` (n_nodes + 1,), sorted ``indices`` of the node pairs
     that share an element, and ``pos`` (n_elem, 10, 10), the index in ``indices`` of each element node pair."""
@@ -104,27 +127,35 @@ def chunks(n: int, size: int) -> list[tuple[int, int]]:
     return [(a, min(n, a + size)) for a in range(0, n, size)]
 
 
-def stiffness_matrix(maps: ElementMaps, pattern: NodePattern, node_dofs: np.ndarray,
+def stiffness_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray,
                      material: Material) -> sp.csr_matrix:
-    """Stiffness matrix (n_dof, n_dof) [N/m] of isotropic linear-elastic P2 tets.
+    """Stiffness matrix (n_dof, n_dof) [N/m] of isotropic linear-elastic P2 tets, straight (``maps`` an
+    :class:`ElementMaps`) or curved (a :class:`CurvedElements`).
 
-    2nd-order quadrature (4 points) is exact on straight-sided P2 tets. For a chunk of elements at once,
-    with G_d (e, q, f) the physical gradients d N_f / d x_d at the quadrature points scaled by
+    2nd-order quadrature (4 points) is exact on straight-sided P2 tets; curved ones use the 5th order (14 points).
+    For a chunk of elements at once, with G_d (e, q, f) the physical gradients d N_f / d x_d at the quadrature points scaled by
     sqrt(w_q |det J|) and P_ij = G_i^T G_j (e, 10, 10), the 3 x 3 node blocks are
     K_ij = lam P_ij + mu P_ij^T + mu delta_ij (P_00 + P_11 + P_22), summed into the node-pair pattern."""
     from skfem.quadrature import get_quadrature
     from skfem.refdom import RefTet
 
     lam, mu = lame(material)
-    X, W = get_quadrature(RefTet, 2)
+    curved = isinstance(maps, CurvedElements)
+    X, W = get_quadrature(RefTet, CURVED_STIFFNESS_ORDER if curved else 2)
     dN = p2_reference(X)[1]  # (10 functions, 3 reference directions, n_qp)
-    det, _, invJ = maps
+    n_elem = len(maps.nodes) if curved else len(maps.det)
     indptr, indices, pos = pattern
     nb = len(indices)
     data = np.zeros((nb, 3, 3))
-    for a, b in chunks(len(det), 32768):
-        sw = np.sqrt(W[None, :] * det[a:b, None])  # (e, q)
-        G = [np.einsum("frq,er->eqf", dN, invJ[a:b, :, d]) * sw[:, :, None] for d in range(3)]
+    for a, b in chunks(n_elem, 32768 // (4 if curved else 1)):
+        if curved:  # a Jacobian per quadrature point
+            _, det, invJ = curved_jacobians(maps.nodes[a:b], dN)  # (e, q), (e, q, r, d)
+            sw = np.sqrt(W[None, :] * det)
+            G = [np.einsum("frq,eqr->eqf", dN, invJ[..., d]) * sw[:, :, None] for d in range(3)]
+        else:
+            det, _, invJ = maps
+            sw = np.sqrt(W[None, :] * det[a:b, None])  # (e, q)
+            G = [np.einsum("frq,er->eqf", dN, invJ[a:b, :, d]) * sw[:, :, None] for d in range(3)]
         P = {(i, j): np.matmul(G[i].transpose(0, 2, 1), G[j]) for i in range(3) for j in range(i, 3)}
         tr = P[0, 0] + P[1, 1] + P[2, 2]
         at, at_T = pos[a:b].ravel(), pos[a:b].transpose(0, 2, 1).ravel()
@@ -141,41 +172,62 @@ def stiffness_matrix(maps: ElementMaps, pattern: NodePattern, node_dofs: np.ndar
     return node_major_to_dofs(K, node_dofs)
 
 
-def mass_matrix(maps: ElementMaps, pattern: NodePattern, node_dofs: np.ndarray, density: float) -> sp.csr_matrix:
+def mass_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray, density: float) -> sp.csr_matrix:
     """Consistent mass matrix (n_dof, n_dof) [kg] for ``density`` [kg/m^3]: per element rho |det J| times the
     reference P2 mass matrix (exact with 4th-order quadrature; 4 points would make it singular), the same for
-    each displacement component, i.e. the scalar P2 mass matrix expanded to the 3 components."""
+    each displacement component, i.e. the scalar P2 mass matrix expanded to the 3 components. Curved tets
+    (``maps`` a :class:`CurvedElements`): rho sum_q w_q det J_q N_q N_q^T, 7th order, exact."""
     from skfem.quadrature import get_quadrature
     from skfem.refdom import RefTet
 
-    X, W = get_quadrature(RefTet, 4)
-    N = p2_reference(X)[0]  # (10, n_qp)
-    M_ref = (N * W) @ N.T
-    det = maps.det
     indptr, indices, pos = pattern
-    vals = np.bincount(pos.ravel(), weights=(det[:, None, None] * M_ref).ravel(), minlength=len(indices))
+    if isinstance(maps, CurvedElements):  # per element sum_q w_q det J_q N_q N_q^T
+        X, W = get_quadrature(RefTet, CURVED_MASS_ORDER)
+        N, dN = p2_reference(X)
+        vals = np.zeros(len(indices))
+        for a, b in chunks(len(maps.nodes), 16384):
+            wdet = curved_jacobians(maps.nodes[a:b], dN)[1] * W  # (e, q)
+            Me = np.einsum("eq,fq,gq->efg", wdet, N, N)
+            vals += np.bincount(pos[a:b].ravel(), weights=Me.ravel(), minlength=len(indices))
+    else:
+        X, W = get_quadrature(RefTet, 4)
+        N = p2_reference(X)[0]  # (10, n_qp)
+        M_ref = (N * W) @ N.T
+        det = maps.det
+        vals = np.bincount(pos.ravel(), weights=(det[:, None, None] * M_ref).ravel(), minlength=len(indices))
     n = len(indptr) - 1
     Ms = sp.csr_matrix((density * vals, indices, indptr), shape=(n, n))
     return node_major_to_dofs(sp.kron(Ms, sp.identity(3), format="csr"), node_dofs)
 
 
-def body_load_basis(maps: ElementMaps, x0: np.ndarray, cells: np.ndarray, node_dofs: np.ndarray,
+def body_load_basis(maps, x0: np.ndarray, cells: np.ndarray, node_dofs: np.ndarray,
                     density: float) -> np.ndarray:
     """(n_dof, 12) load vectors [N per unit coefficient] of the body force densities rho e_i (columns 0-2, per
-    m/s^2) and rho x_j e_i (column 3 + 3 i + j, per 1/s^2), link axes; ``x0`` (n_elem, 3) the first vertex of
-    each tet [m].
+    m/s^2) and rho x_j e_i (column 3 + 3 i + j, per 1/s^2), link axes; ``maps`` an :class:`ElementMaps`
+    (straight tets) or :class:`CurvedElements`; ``x0`` (n_elem, 3) the first vertex of each tet [m].
 
     Exact per element from the reference moments of the P2 functions: int_e N_f = |det J| m0_f and
-    int_e x_j N_f = |det J| (x0_j m0_f + sum_r J_jr m1_fr), m0 = int N, m1 = int N xi (4th-order rule)."""
+    int_e x_j N_f = |det J| (x0_j m0_f + sum_r J_jr m1_fr), m0 = int N, m1 = int N xi (4th-order rule).
+    Curved tets (``maps`` a :class:`CurvedElements`; ``x0`` unused): int_e N_f = sum_q w_q det J_q N_fq and
+    int_e x_j N_f = sum_q w_q det J_q x_j(xi_q) N_fq, 7th order, exact for the curved geometry."""
     from skfem.quadrature import get_quadrature
     from skfem.refdom import RefTet
 
-    X, W = get_quadrature(RefTet, 4)
-    N = p2_reference(X)[0]  # (10, n_qp)
-    m0, m1 = N @ W, (N * W) @ X.T  # (10,), (10, 3)
-    det, J, _ = maps
-    s0 = det[:, None] * m0
-    sx = det[:, None, None] * (x0[:, None, :] * m0[None, :, None] + np.einsum("ejr,fr->efj", J, m1))
+    if isinstance(maps, CurvedElements):
+        X, W = get_quadrature(RefTet, CURVED_MASS_ORDER)
+        N, dN = p2_reference(X)
+        xe = maps.nodes
+        wdet = curved_jacobians(xe, dN)[1] * W  # (e, q)
+        x = np.einsum("efd,fq->eqd", xe - x0[:, None, :], N) + x0[:, None, :]  # quadrature points [m]
+        s0 = wdet @ N.T  # (e, f)
+        sx = np.einsum("eq,fq,eqj->efj", wdet, N, x)
+    else:
+        X, W = get_quadrature(RefTet, 4)
+        N = p2_reference(X)[0]  # (10, n_qp)
+        m0, m1 = N @ W, (N * W) @ X.T  # (10,), (10, 3)
+        det, J, _ = maps
+        s0 = det[:, None] * m0
+        sx = det[:, None, None] * (x0[:, None, :] * m0[None, :, None] + np.einsum("ejr,fr->efj", J, m1))
     n, c = len(node_dofs), cells.ravel()
     v0 = np.bincount(c, weights=s0.ravel(), minlength=n)
     vx = [np.bincount(c, weights=sx[..., j].ravel(), minlength=n) for j in range(3)]

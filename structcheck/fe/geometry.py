@@ -3,7 +3,10 @@
 A :class:`PartBuilder` adds solids (boxes, cylinders, tubes), fuses and cuts them, names boundary faces by a
 geometric predicate (face centre and bounding box), meshes the volume with linear tetrahedra (the FE raises
 them to 10-node quadratic elements) and writes a gmsh .msh with a physical volume and one physical surface
-per name (and one physical curve per named line). Lengths in metres, in the part's link frame. Meshing is
+per name (and one physical curve per named line). With ``order=2`` the mesh is second order (``tetra10``):
+the mid-side nodes of boundary edges are placed on the CAD curves and surfaces (``Mesh.SecondOrderLinear = 0``),
+so the FE's curved elements follow bores and fillets; :attr:`PartBuilder.surface_deviation` records how far the
+boundary nodes lie from their CAD surfaces. Lengths in metres, in the part's link frame. Meshing is
 deterministic (one thread, fixed seed).
 """
 from __future__ import annotations
@@ -19,10 +22,18 @@ from ..errors import InputError
 class PartBuilder:
     """Context manager around one gmsh model. ``with PartBuilder("upper_arm") as b: ...; b.write(path)``."""
 
-    def __init__(self, name: str, mesh_size: float = 0.01, curvature_points: int = 16, min_size: float | None = None):
+    def __init__(self, name: str, mesh_size: float = 0.01, curvature_points: int = 16, min_size: float | None = None,
+                 order: int = 1):
         """``mesh_size`` [m] the largest element edge, ``min_size`` the smallest (default mesh_size / 4);
-        ``curvature_points`` elements per 2 pi of a curved edge, as far as ``min_size`` allows (a cylinder meshed
-        with n facets around loses the volume fraction 1 - sin(2 pi/n) / (2 pi/n))."""
+        ``curvature_points`` elements per 2 pi of a curved edge, as far as ``min_size`` allows (a straight-sided
+        cylinder meshed with n facets around loses the volume fraction 1 - sin(2 pi/n) / (2 pi/n));
+        ``order`` 1 (linear tets) or 2 (10-node tets with curved boundaries)."""
+        if order not in (1, 2):
+            raise InputError(f"part {name!r}: mesh order must be 1 or 2, got {order!r}")
+        self.order = int(order)
+        #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD
+        #: surface it belongs to
+        self.surface_deviation = float("nan")
         self.name = name
         self.mesh_size = mesh_size
         self.min_size = mesh_size / 4 if min_size is None else float(min_size)
@@ -30,6 +41,7 @@ class PartBuilder:
         self.named: dict[str, Callable] = {}
         self.named_lines: dict[str, Callable] = {}
         self.refinements: list[tuple] = []
+        self.divisions: list[tuple] = []
 
     def __enter__(self):
         import gmsh
@@ -86,6 +98,13 @@ class PartBuilder:
         that carries a support; the mesh has nodes on it only if it is an edge of the geometry)."""
         self.named_lines[name] = predicate
 
+    def divide_lines(self, predicate: Callable[[np.ndarray, np.ndarray], bool], n: int) -> None:
+        """Mesh every curve whose centre ``c`` (3,) and bounding box ``bb`` (6,) satisfy the predicate with exactly
+        ``n`` elements (e.g. n elements around a bore, whatever the sizes)."""
+        if int(n) < 1:
+            raise InputError(f"part {self.name!r}: a line needs at least 1 element, got {n!r}")
+        self.divisions.append((predicate, int(n)))
+
     def refine_near(self, point, size: float, radius: float) -> None:
         """Element size ``size`` [m] within ``radius`` [m] of ``point`` (3,), growing to the global size over
         another ``radius``."""
@@ -107,7 +126,32 @@ class PartBuilder:
         self._add_groups(2, [t for _, t in faces], self.named, "face", "surface")
         self._add_groups(1, [t for _, t in gmsh.model.getEntities(1)], self.named_lines, "curve", "line")
         self._set_sizes()
+        for pred, n in self.divisions:
+            hits = [t for _, t in gmsh.model.getEntities(1) if pred(np.array(occ.getCenterOfMass(1, t)),
+                                                                    np.array(gmsh.model.getBoundingBox(1, t)))]
+            if not hits:
+                raise InputError(f"part {self.name!r}: no curve matches a divide_lines predicate")
+            for t in hits:
+                gmsh.model.mesh.setTransfiniteCurve(t, n + 1)
         gmsh.model.mesh.generate(3)
+        if self.order == 2:
+            gmsh.option.setNumber("Mesh.SecondOrderLinear", 0)  # mid-side nodes on the CAD geometry
+            # moving boundary mid-side nodes onto a curved face can fold thin elements: gmsh then moves interior
+            # nodes (elastic analogy and optimization) until every element's Jacobian is positive
+            gmsh.option.setNumber("Mesh.HighOrderOptimize", 2)
+            gmsh.model.mesh.setOrder(2)
+            gmsh.model.mesh.optimize("HighOrder")
+        self.surface_deviation = self._surface_deviation([t for _, t in faces])
+
+    def _surface_deviation(self, faces) -> float:
+        """Max distance [m] of the mesh nodes classified on the CAD ``faces`` (tags) to those faces."""
+        worst = 0.0
+        for tag in faces:
+            _, x, _ = self.gmsh.model.mesh.getNodes(2, tag, includeBoundary=True)
+            if len(x):
+                y = np.asarray(self.gmsh.model.getClosestPoint(2, tag, x)[0])
+                worst = max(worst, float(np.abs(np.reshape(y - np.asarray(x), (-1, 3))).max()))
+        return worst
 
     def _check_one_solid(self, vols) -> None:
         """Raise unless the volumes (dim, tag) form one solid: union-find over the faces they share."""

@@ -1,10 +1,11 @@
 """Link meshes: reading (any meshio format, gmsh physical groups first), units, checks, named surfaces,
 and exact mass properties of tetrahedral meshes.
 
-Meshes are linear tetrahedra in the link's body frame [m]; the FE uses quadratic (10-node) elements on them,
-with straight edges (a ``tetra10`` file is read through its corner nodes). Named surfaces are sets of boundary
-facets: from gmsh physical surface groups (mapped here from meshio's cell data, triangle by triangle) or from
-geometric selections.
+Meshes are tetrahedra in the link's body frame [m]; the FE uses quadratic (10-node) elements on them. A
+``tetra`` file gives straight-edged elements (the mid-side nodes at the edge midpoints); a ``tetra10`` file keeps
+its mid-side nodes (:attr:`TetMesh.midside`), so its elements follow curved boundaries (isoparametric P2).
+Named surfaces are sets of boundary facets: from gmsh physical surface groups (mapped here from meshio's cell
+data, triangle by triangle) or from geometric selections.
 """
 from __future__ import annotations
 
@@ -18,15 +19,23 @@ from ..errors import InputError, MeshError
 ACCEPTED = ("tetra", "tetra10")
 
 
+#: Vertex pairs of the 6 mid-side nodes of a 10-node tet, in the local order of VTK's quadratic tetra, meshio's
+#: ``tetra10`` and scikit-fem's ``ElementTetP2`` (checked by ``assembly.p2_edges``).
+TET10_EDGES = np.array([[0, 1], [1, 2], [0, 2], [0, 3], [1, 3], [2, 3]])
+
+
 @dataclass(frozen=True)
 class TetMesh:
-    """``points`` (n, 3) [m], ``tets`` (m, 4) positively oriented, ``surfaces`` name -> (k, 3) vertex triangles,
-    ``lines`` name -> (k, 2) vertex pairs (gmsh physical curves)."""
+    """``points`` (n, 3) [m] the vertices, ``tets`` (m, 4) positively oriented (as straight tets),
+    ``surfaces`` name -> (k, 3) vertex triangles, ``lines`` name -> (k, 2) vertex pairs (gmsh physical curves),
+    ``midside`` (m, 6, 3) [m] the positions of the mid-side nodes of every tet's edges (:data:`TET10_EDGES`
+    order) of a ``tetra10`` file, or None (straight edges)."""
 
     points: np.ndarray
     tets: np.ndarray
     surfaces: dict
     lines: dict = field(default_factory=dict)
+    midside: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -50,14 +59,21 @@ def tet_volumes(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", v[:, 1] - v[:, 0], np.cross(v[:, 2] - v[:, 0], v[:, 3] - v[:, 0])) / 6.0
 
 
-def mass_properties(points: np.ndarray, tets: np.ndarray, density: float) -> MassProperties:
-    """Exact mass, centre of mass and central inertia of a linear-tet mesh of uniform density.
+def mass_properties(points: np.ndarray, tets: np.ndarray, density: float,
+                    midside: np.ndarray | None = None) -> MassProperties:
+    """Exact mass, centre of mass and central inertia of a tet mesh of uniform density: ``points`` (n, 3) [m],
+    ``tets`` (m, 4), ``density`` [kg/m^3], ``midside`` (m, 6, 3) [m] the mid-side nodes of curved (10-node)
+    tets, or None for straight ones.
 
-    Uses the exact second moment of a tetrahedron: int x x^T dV = V/20 (sum_i v_i v_i^T + s s^T), s = sum_i v_i.
+    Straight tets use the exact second moment of a tetrahedron: int x x^T dV = V/20 (sum_i v_i v_i^T + s s^T),
+    s = sum_i v_i. Curved tets use a 7th-order rule on the isoparametric map: x(xi) is quadratic and det J(xi)
+    cubic, so volume, first and second moments (degree <= 7) are exact for the curved P2 geometry.
     """
     tets = np.asarray(tets)[:, :4]
     # moments about a point of the mesh, not the origin: second - V c c^T cancels as (distance / size)^2
     ref = points[tets[0, 0]]
+    if midside is not None:
+        return _curved_mass_properties(np.concatenate([points[tets], midside], axis=1) - ref, ref, density)
     v = points[tets] - ref  # (m, 4, 3)
     vol = np.abs(tet_volumes(points, tets))  # node order is a convention; the measure is |V|
     V = vol.sum()
@@ -71,10 +87,58 @@ def mass_properties(points: np.ndarray, tets: np.ndarray, density: float) -> Mas
     return MassProperties(mass=float(density * V), com=com, inertia_com=inertia, volume=float(V))
 
 
+def _curved_mass_properties(nodes: np.ndarray, ref: np.ndarray, density: float) -> MassProperties:
+    """:func:`mass_properties` of curved tets with element nodes ``nodes`` (m, 10, 3) [m] relative to ``ref``."""
+    from skfem.quadrature import get_quadrature
+    from skfem.refdom import RefTet
+
+    from .assembly import p2_reference
+
+    X, W = get_quadrature(RefTet, 7)
+    N, dN = p2_reference(X)  # (10, q), (10, 3, q)
+    x = np.einsum("mfd,fq->mqd", nodes, N)
+    dV = np.abs(np.linalg.det(np.einsum("mfd,frq->mqdr", nodes, dN))) * W  # (m, q)
+    V = dV.sum()
+    first = np.einsum("mq,mqd->d", dV, x)
+    second = np.einsum("mq,mqi,mqj->ij", dV, x, x)
+    c = first / V
+    S = density * (second - V * np.outer(c, c))
+    inertia = np.trace(S) * np.eye(3) - S
+    return MassProperties(mass=float(density * V), com=ref + c, inertia_com=inertia, volume=float(V))
+
+
+def curved_jacobians(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """det J (m, q) of the isoparametric map of curved tets at reference points X (3, q), relative to the
+    determinant of the straight tet on the same vertices (1 where the edges are straight)."""
+    from .assembly import p2_reference
+
+    nodes = np.concatenate([points[tets], midside], axis=1)
+    dN = p2_reference(X)[1]
+    det = np.linalg.det(np.einsum("mfd,frq->mqdr", nodes, dN))
+    return det / (6 * tet_volumes(points, tets))[:, None]
+
+
+def check_curved(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, where: str = "mesh") -> None:
+    """Raise MeshError for curved tets whose isoparametric map folds: det J <= 0 at a node or a quadrature point
+    (a mid-side node too far from its edge's midpoint for the element's size)."""
+    from skfem import ElementTetP2
+    from skfem.quadrature import get_quadrature
+    from skfem.refdom import RefTet
+
+    X = np.hstack([ElementTetP2().doflocs.T, get_quadrature(RefTet, 7)[0]])
+    ratio = curved_jacobians(points, tets, midside, X).min(axis=1)
+    bad = np.nonzero(ratio <= 0.0)[0]
+    if len(bad):
+        raise MeshError(f"{where}: {len(bad)} curved element(s) with a folded map (det J <= 0 inside), e.g. "
+                        f"elements {bad[:8].tolist()}; refine the mesh near curved faces or optimize it "
+                        f"(gmsh Mesh.HighOrderOptimize)")
+
+
 def read_mesh(path, units: str = "m") -> TetMesh:
     """Read a tetrahedral mesh with meshio; ``units`` 'm' or 'mm' (converted to m). Named surfaces come from
     gmsh physical surface groups (``gmsh:physical`` triangle data named by ``field_data``) or meshio cell sets;
-    named lines from gmsh physical curve groups."""
+    named lines from gmsh physical curve groups. A ``tetra10`` mesh keeps its mid-side nodes
+    (:attr:`TetMesh.midside`; a ``tetra`` block in the same file gets its edge midpoints)."""
     import meshio
 
     path = Path(path)
@@ -98,6 +162,10 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     tets = np.vstack([c.data[:, :4] for c in vol]).astype(np.int64)
     scale = 1e-3 if units == "mm" else 1.0
     points = np.asarray(m.points[:, :3], float) * scale
+    midside = None
+    if any(c.type == "tetra10" for c in vol):
+        midside = np.vstack([points[c.data[:, 4:10]] if c.type == "tetra10" else
+                             points[c.data[:, TET10_EDGES]].mean(axis=2) for c in vol])
     # named surfaces
     names = {1: {}, 2: {}}
     for name, (tag, dim) in (m.field_data or {}).items():
@@ -137,7 +205,23 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     # node order is a convention for straight tets: make every element right-handed
     neg = tet_volumes(points, tets) < 0
     tets[neg] = tets[neg][:, [0, 2, 1, 3]]
-    return TetMesh(points, tets, surfaces, lines)
+    if midside is not None:
+        # swapping vertices 1 and 2 swaps the edges (0,1) <-> (0,2) and (1,3) <-> (2,3)
+        midside[neg] = midside[neg][:, [2, 1, 0, 3, 5, 4]]
+        _check_midside(points, tets, midside, str(path))
+    return TetMesh(points, tets, surfaces, lines, midside)
+
+
+def _check_midside(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, where: str) -> None:
+    """Raise MeshError if a mid-side node is not near its edge (a node order other than tetra10's) or a curved
+    element folds (:func:`check_curved`)."""
+    a, b = points[tets[:, TET10_EDGES[:, 0]]], points[tets[:, TET10_EDGES[:, 1]]]  # (m, 6, 3)
+    off = np.linalg.norm(midside - 0.5 * (a + b), axis=2) / np.linalg.norm(b - a, axis=2)
+    if off.max() > 0.5:
+        e = int(np.argmax(off.max(axis=1)))
+        raise MeshError(f"{where}: a mid-side node of element {e} lies {off.max():.3g} edge lengths from its "
+                        f"edge's midpoint; expected the tetra10 node order (edges {TET10_EDGES.tolist()})")
+    check_curved(points, tets, midside, where)
 
 
 def folded_elements(points: np.ndarray, tets: np.ndarray) -> np.ndarray:

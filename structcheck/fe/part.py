@@ -11,7 +11,12 @@ Loads are built as unit-load matrices (n_dof, k) so that a load history is ``F @
 - a wrench (F, M) at a reference point p spread over a named surface as the linear traction
   t(x) = F/A + theta x (x - c), theta = J^-1 (M + (p - c) x F) (DESIGN.md), resultant exact: 6 columns;
 - pressure: traction -p n (positive pushes into the surface).
-Stiffness uses 2nd-order quadrature (exact on straight-sided P2 tets), mass and loads 4th order.
+Element geometry (:attr:`Part.geometry_order`): 1, straight-sided P2 tets (the mid-side nodes at the edge
+midpoints: a linear-tet mesh, or any mesh with ``geometry_order=1``); 2, curved isoparametric P2 tets whose
+mid-side nodes are those of a ``tetra10`` mesh (scikit-fem's ``MeshTet2``), so bores and fillets stay round.
+Straight tets: stiffness 2nd-order quadrature (exact), mass and loads 4th order (exact). Curved tets: a Jacobian
+per quadrature point; stiffness 5th order, mass and body loads 7th order (exact for the curved geometry), surface
+loads on the curved 6-node triangles (:class:`.interface.CurvedFacets`), stresses at all 10 element nodes.
 
 Supports: 'clamp' (every displacement component of the named surfaces held), 'averaged' (the weighted mean
 translation and rotation of each named surface held while the surface deforms: ANSYS's deformable remote
@@ -30,7 +35,7 @@ import scipy.sparse as sp
 from ..errors import InputError, MeshError
 from ..model.materials import Material, get_material
 from . import assembly, interface, recovery, supports
-from .mesh import MassProperties, TetMesh, check_mesh, mass_properties, read_mesh
+from .mesh import MassProperties, TetMesh, check_curved, check_mesh, mass_properties, read_mesh
 from .stress import von_mises
 
 
@@ -57,15 +62,18 @@ class StaticSolution:
 
 
 class Part:
-    """A meshed link: quadratic tets on a linear-tet mesh, a material, named surfaces (boundary facets) and named
-    lines (mesh edges, for component supports such as LE10's z = 0 line)."""
+    """A meshed link: quadratic tets, straight-sided on a ``skfem.MeshTet`` or curved on a ``skfem.MeshTet2``
+    (:attr:`geometry_order` 1 or 2), a material, named surfaces (boundary facets) and named lines (mesh edges,
+    for component supports such as LE10's z = 0 line)."""
 
     def __init__(self, mesh, material, surfaces: dict | None = None, name: str = "part", edges: dict | None = None):
-        from skfem import MeshTet
+        from skfem import MeshTet, MeshTet2
 
         if not isinstance(mesh, MeshTet):
-            raise TypeError("Part needs a skfem.MeshTet; use Part.from_mesh(path) to read a file")
+            raise TypeError("Part needs a skfem.MeshTet or MeshTet2; use Part.from_mesh(path) to read a file")
         self.mesh = mesh
+        #: element geometry: 1 straight-sided P2 tets, 2 curved (isoparametric) P2 tets
+        self.geometry_order = 2 if isinstance(mesh, MeshTet2) else 1
         self.material: Material = get_material(material)
         self.name = name
         self._surfaces = {}
@@ -91,20 +99,32 @@ class Part:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_mesh(cls, path, material="6061", units: str = "m", surfaces: dict | None = None) -> "Part":
+    def from_mesh(cls, path, material="6061", units: str = "m", surfaces: dict | None = None,
+                  geometry_order: int | None = None) -> "Part":
         """Read a mesh file (gmsh .msh with physical surface groups, or any meshio format).
 
-        ``surfaces`` adds geometric selections: name -> callable(x (3, n) facet midpoints) -> bool mask."""
+        ``surfaces`` adds geometric selections: name -> callable(x (3, n) facet midpoints) -> bool mask.
+        ``geometry_order``: None (curved elements if the file has mid-side nodes, ``tetra10``), 1 (straight
+        edges: mid-side nodes of the file ignored) or 2 (curved; the file must have mid-side nodes)."""
         tm = read_mesh(path, units)
-        return cls.from_tetmesh(tm, material, surfaces, name=Path(path).stem)
+        return cls.from_tetmesh(tm, material, surfaces, name=Path(path).stem, geometry_order=geometry_order)
 
     @classmethod
-    def from_tetmesh(cls, tm: TetMesh, material, surfaces=None, name="part") -> "Part":
+    def from_tetmesh(cls, tm: TetMesh, material, surfaces=None, name="part",
+                     geometry_order: int | None = None) -> "Part":
         """A Part of a read mesh: its physical surfaces and lines become named surfaces and lines, and
-        ``surfaces`` adds geometric selections (name -> callable(x (3, n) facet midpoints) -> bool mask)."""
+        ``surfaces`` adds geometric selections (name -> callable(x (3, n) facet midpoints) -> bool mask);
+        ``geometry_order`` as in :meth:`from_mesh`."""
         from skfem import MeshTet
 
+        if geometry_order not in (None, 1, 2):
+            raise InputError(f"part {name!r}: geometry_order must be None, 1 or 2, got {geometry_order!r}")
+        if geometry_order == 2 and tm.midside is None:
+            raise InputError(f"part {name!r}: geometry_order=2 needs mid-side nodes (a tetra10 mesh, e.g. gmsh "
+                             f"with PartBuilder(order=2)); this mesh has linear tets")
         mesh = MeshTet(np.ascontiguousarray(tm.points.T), np.ascontiguousarray(tm.tets.T))
+        if tm.midside is not None and geometry_order != 1:
+            mesh = _curved_mesh(mesh, tm.midside)
         named, lines = {}, {}
         for kind, table, groups, out in (("triangles", mesh.facets, tm.surfaces, named),
                                          ("segments", mesh.edges, tm.lines, lines)):
@@ -120,9 +140,23 @@ class Part:
 
     @classmethod
     def from_skfem(cls, mesh, material, surfaces: dict | None = None, name="part") -> "Part":
-        """A Part of a checked skfem.MeshTet (vertices [m], link frame); ``surfaces``: name -> facet indices."""
+        """A Part of a checked skfem.MeshTet or MeshTet2 (nodes [m], link frame); ``surfaces``: name -> facet
+        indices."""
         check_mesh(mesh.p.T, mesh.t.T, name)
-        return cls(mesh, material, surfaces, name)
+        part = cls(mesh, material, surfaces, name)
+        if part.geometry_order == 2:
+            check_curved(part.points, mesh.t.T, part.points[part.cells[:, 4:]], name)
+        return part
+
+    def with_straight_edges(self) -> "Part":
+        """The same Part with straight-sided elements on the same vertices (mid-side nodes at the edge midpoints):
+        itself if it is straight already."""
+        if self.geometry_order == 1:
+            return self
+        from skfem import MeshTet
+
+        mesh = MeshTet(np.ascontiguousarray(self.mesh.p[:, :self.mesh.nvertices]), self.mesh.t)
+        return Part(mesh, self.material, self._surfaces, self.name, edges=self._edges)
 
     def with_surfaces(self, surfaces: dict) -> "Part":
         """A new Part with these named surfaces (name -> facet indices); named lines are kept."""
@@ -189,7 +223,10 @@ class Part:
 
     @cached_property
     def points(self) -> np.ndarray:
-        """(n_nodes, 3) P2 node positions [m] (vertices, then edge midpoints), link frame."""
+        """(n_nodes, 3) P2 node positions [m] (vertices, then the mid-side node of every edge: its midpoint on
+        straight-sided elements), link frame."""
+        if self.geometry_order == 2:
+            return np.ascontiguousarray(self.mesh.doflocs.T)
         p = self.mesh.p.T
         return np.vstack([p, p[self.mesh.edges.T].mean(axis=1)])
 
@@ -205,7 +242,10 @@ class Part:
         return out
 
     @cached_property
-    def _element_maps(self) -> assembly.ElementMaps:
+    def _element_maps(self):
+        """:class:`.assembly.ElementMaps` of straight tets, :class:`.assembly.CurvedElements` of curved ones."""
+        if self.geometry_order == 2:
+            return assembly.CurvedElements(self.points[self.cells])
         return assembly.element_maps(self.mesh.p, self.mesh.t)
 
     @cached_property
@@ -224,7 +264,12 @@ class Part:
 
     # ------------------------------------------------------------------ geometry helpers
     def mass_properties(self) -> MassProperties:
-        """Exact mass, centre of mass and inertia of the mesh with the material's density (link frame)."""
+        """Exact mass, centre of mass and inertia of the mesh with the material's density (link frame): of the
+        curved elements' geometry too (:func:`.mesh.mass_properties`)."""
+        if self.geometry_order == 2:
+            nv = self.mesh.nvertices
+            return mass_properties(self.points[:nv], self.mesh.t.T, self.material.density,
+                                   midside=self.points[self.cells[:, 4:]])
         return mass_properties(self.mesh.p.T, self.mesh.t.T, self.material.density)
 
     def surface_nodes(self, name: str) -> np.ndarray:
@@ -287,13 +332,29 @@ class Part:
     def vertex_stress(self, U: np.ndarray) -> np.ndarray:
         """Unaveraged stresses (k, 6, 4, n_elem) [xx, yy, zz, yz, xz, xy] at the 4 vertices of every element for
         displacement columns U (n_dof, k) (or (n_dof,)) [Pa]. The strain of a straight-sided P2 tet is linear,
-        so these give its stress everywhere: an edge's mid node has the mean of its two vertices' values."""
+        so these give its stress everywhere: an edge's mid node has the mean of its two vertices' values. On
+        curved elements they are exact at the vertices only (see :meth:`node_stress`)."""
+        if self.geometry_order == 2:
+            return self.node_stress(U)[:, :, :4]
         return recovery.vertex_stress(U, self.cells, self.node_dofs, self._element_maps.inv, self.material)
+
+    def node_stress(self, U: np.ndarray) -> np.ndarray:
+        """Unaveraged stresses (k, 6, 10, n_elem) at the 10 nodes of every element (vertices, then mid-side nodes)
+        for displacement columns U (n_dof, k) (or (n_dof,)) [Pa]: straight elements from their vertex values
+        (linear strain), curved ones from the isoparametric map's Jacobian at each node
+        (:func:`.recovery.curved_node_stress`)."""
+        if self.geometry_order == 2:
+            return recovery.curved_node_stress(U, self.cells, self.node_dofs, self._element_maps.nodes,
+                                               self.material)
+        return recovery.element_node_values(self.vertex_stress(U)).transpose(0, 3, 2, 1)
 
     def element_node_stress(self, U: np.ndarray) -> np.ndarray:
         """Unaveraged stresses (k, n_elem, 10, 6) at the element nodes of displacement columns U (n_dof, k):
-        the vertex values of :meth:`vertex_stress`, and at each edge's mid node the mean of its two vertices'
-        (exact: the strain is linear in the element)."""
+        straight elements: the vertex values of :meth:`vertex_stress`, and at each edge's mid node the mean of its
+        two vertices' (exact: the strain is linear in the element); curved elements: the strain at each of the
+        10 nodes (vertices and mid-side nodes) from the isoparametric map (:meth:`node_stress`)."""
+        if self.geometry_order == 2:
+            return self.node_stress(U).transpose(0, 3, 2, 1)
         return recovery.element_node_values(self.vertex_stress(U))
 
     def nodal_average(self, values: np.ndarray) -> np.ndarray:
@@ -340,6 +401,15 @@ class Part:
         return StaticSolution(points=self.points, displacement=disp, von_mises=self.nodal_average(von_mises(S)),
                               max_von_mises=float(von_mises(S).max()), element_node_stress=S,
                               reaction=reaction, part=self)
+
+
+def _curved_mesh(mesh, midside: np.ndarray):
+    """skfem.MeshTet2 of a MeshTet and the mid-side nodes (n_elem, 6, 3) [m] of its tets' edges (local P2 order)."""
+    from skfem import MeshTet2
+
+    xe = np.zeros((mesh.nedges, 3))
+    xe[mesh.t2e.T.ravel()] = np.asarray(midside, float).reshape(-1, 3)  # shared edges: the same node
+    return MeshTet2(np.ascontiguousarray(np.hstack([mesh.p, xe.T])), mesh.t)
 
 
 def _select(p: np.ndarray, table: np.ndarray, candidates: np.ndarray, selector) -> np.ndarray:
