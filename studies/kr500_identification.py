@@ -237,7 +237,7 @@ def _plot(path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (ax, bx) = plt.subplots(2, 1, figsize=(10, 8))
-    labels = [f"{n} {c.split('_')[0]}" for n in reversed(BODIES) for c in COLUMNS]
+    labels = [f"{n} {c.rsplit('_', 1)[0]}" for n in reversed(BODIES) for c in COLUMNS]
     x = np.arange(len(labels))
     for k, (name, err) in enumerate((("paper Table 4", {n: np.array([np.nan if v is None else v for v in TABLE4[n]],
                                                                      float) for n in BODIES}),
