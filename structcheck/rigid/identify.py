@@ -94,8 +94,9 @@ def identify_bodies(robot, kin: LinkKinematics, joint_wrenches: np.ndarray, grav
     (default the robot's) and ``principal_axes`` name -> (3, 3) whose columns are the principal axes in
     link axes (default the link axes; a left-handed set is made right-handed). ``links``: names to identify
     (default every link but the base);
-    ``samples``: indices of the samples to use (default all). A column whose norm is below ``tol`` times the
-    largest is not excited: that parameter is NaN. Returns name -> :class:`BodyParameters`."""
+    ``samples``: indices of the samples to use (default all). A column whose largest entry is below ``tol``
+    times the largest entry of its equations (mass: of all three axes' columns) is not excited: that parameter
+    is NaN (1e-6 stays above the rounding of 7-significant-digit data). Returns name -> :class:`BodyParameters`."""
     names = [n for n in robot.link_names if n != robot.base] if links is None else list(links)
     sel = slice(None) if samples is None else np.asarray(samples)
     W = body_wrenches(robot, kin, joint_wrenches)[sel]
