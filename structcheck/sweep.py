@@ -396,26 +396,38 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
 
     own = executor is None and bool(todo)
     if own:
-        executor = local_executor(min(workers or os.cpu_count() or 1, len(todo)))
+        workers = min(workers or os.cpu_count() or 1, len(todo))
+        executor = local_executor(workers)
+    # our pool gets one variant per worker at a time, so that a Ctrl-C has only those to wait for (a process
+    # pool marks queued calls as running: they could no longer be cancelled); another executor gets them all
+    limit = workers if own else len(todo)
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(combos), initial=len(combos) - len(todo), desc="variants", unit="variant",
                disable=not progress, file=sys.stderr)
-    futures = {}
+    waiting, running = list(todo), {}
+
+    def submit():
+        while waiting and len(running) < limit:
+            i = waiting.pop(0)
+            running[executor.submit(run_variant, str(study_path), combos[i], str(out / names[i]), options)] = i
+
     try:
-        for i in todo:
-            futures[executor.submit(run_variant, str(study_path), combos[i], str(out / names[i]), options)] = i
-        for fut in cf.as_completed(futures):
-            i = futures[fut]
-            try:
-                status[i] = fut.result()
-            except Exception as exc:  # the worker died or the executor failed, not the study
-                status[i] = {"status": "failed", "error": " ".join(f"{type(exc).__name__}: {exc}".split())}
-            bar.update()
-            if report is not None:
-                report({**combos[i], "variant": names[i], **status[i]})
+        submit()
+        while running:
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                i = running.pop(fut)
+                try:
+                    status[i] = fut.result()
+                except Exception as exc:  # the worker died or the executor failed, not the study
+                    status[i] = {"status": "failed", "error": " ".join(f"{type(exc).__name__}: {exc}".split())}
+                bar.update()
+                if report is not None:
+                    report({**combos[i], "variant": names[i], **status[i]})
+            submit()
     except BaseException:
-        for fut in futures:
+        for fut in running:
             fut.cancel()
         if own:  # our workers got the Ctrl-C too: each removes its unfinished temporary folder; wait for them
             executor.shutdown(wait=True, cancel_futures=True)
