@@ -461,7 +461,10 @@ def _row(folder: Path, params: dict, name: str, outcome: dict) -> dict:
            **{m: None for m in METRICS}, "run_time_s": None, "error": outcome.get("error")}
     if outcome["status"] == "failed":
         return row
-    s = read_summary(folder)
+    try:
+        s = read_summary(folder)
+    except InputError as exc:  # removed or damaged since it ran
+        return {**row, "status": "failed", "error": " ".join(str(exc).split())}
     links = s["links"].values()
     sf = [L["min_safety_factor"] for L in links if L.get("min_safety_factor") is not None]
     timings = s.get("timings_s", {})
