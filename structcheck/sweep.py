@@ -407,10 +407,22 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
                disable=not progress, file=sys.stderr)
     waiting, running = list(todo), {}
 
+    def finished(i, outcome):
+        status[i] = outcome
+        bar.update()
+        if report is not None:
+            report({**combos[i], "variant": names[i], **outcome})
+
+    def broken(exc):  # the worker died (e.g. killed for memory) or the executor failed, not the study
+        return {"status": "failed", "error": " ".join(f"{type(exc).__name__}: {exc}".split())}
+
     def submit():
         while waiting and len(running) < limit:
             i = waiting.pop(0)
-            running[executor.submit(run_variant, str(study_path), combos[i], str(out / names[i]), options)] = i
+            try:
+                running[executor.submit(run_variant, str(study_path), combos[i], str(out / names[i]), options)] = i
+            except Exception as exc:  # a broken pool refuses new work: the rest are reported, not raised
+                finished(i, broken(exc))
 
     try:
         submit()
@@ -419,12 +431,10 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
             for fut in done:
                 i = running.pop(fut)
                 try:
-                    status[i] = fut.result()
-                except Exception as exc:  # the worker died or the executor failed, not the study
-                    status[i] = {"status": "failed", "error": " ".join(f"{type(exc).__name__}: {exc}".split())}
-                bar.update()
-                if report is not None:
-                    report({**combos[i], "variant": names[i], **status[i]})
+                    outcome = fut.result()
+                except Exception as exc:
+                    outcome = broken(exc)
+                finished(i, outcome)
             submit()
     except BaseException:
         for fut in running:
