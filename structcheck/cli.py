@@ -1,7 +1,8 @@
-"""``structcheck`` command line: run, compare, verify, info; and :func:`main_for_study` for study scripts.
+"""``structcheck`` command line: run, sweep, compare, verify, info; and :func:`main_for_study` for study scripts.
 
-Exit status: 0 success (study passes, comparison OK, all verification cases pass); 1 a study fails its checks,
-a comparison regresses or a verification case fails; 2 bad input (a one-line error, no traceback; ``--traceback``
+Exit status: 0 success (study passes, every sweep variant ran, comparison OK, all verification cases pass); 1 a
+study fails its checks, a sweep variant failed to run, a comparison regresses or a verification case fails; 2 bad
+input (a one-line error, no traceback; ``--traceback``
 shows the full one, for debugging a study or structcheck itself).
 """
 from __future__ import annotations
@@ -91,6 +92,63 @@ def _cmd_run(args) -> int:
     return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk)
 
 
+def _cmd_sweep(args) -> int:
+    from tqdm.auto import tqdm
+
+    from .sweep import check_study, parse_params, sweep
+
+    params = parse_params(args.param)
+    check_study(args.study, list(params))  # bad input is reported before connecting to a cluster
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.study).stem}_sweep"
+    executor = client = None
+    if args.scheduler:
+        if args.workers:
+            raise InputError("--workers sizes the local process pool; with --scheduler the cluster's workers run "
+                             "the variants")
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InputError("--scheduler needs Dask: pip install 'structcheck[dask]'") from None
+        try:
+            client = Client(args.scheduler, timeout="10s")
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot connect to the Dask scheduler {args.scheduler!r}: {exc}") from None
+        executor = client.get_executor(pure=False)  # pure=False: a rerun runs again, never a cached result
+
+    def report(row):
+        if row["status"] == "failed":
+            tqdm.write(f"structcheck sweep: variant {row['variant']} failed: {row['error']}", file=sys.stderr)
+
+    try:
+        res = sweep(args.study, params, out, executor, workers=args.workers, vtk=args.vtk, progress=not args.quiet,
+                    report=report)
+    finally:
+        if client is not None:
+            client.close()
+    width = max(len(r["variant"]) for r in res.rows)
+    print(f"{'variant':<{width}}  {'status':<7} {'verdict':<7} {'max vM MPa':>10} {'min SF':>7} {'tool mm':>8}")
+    for r in res.rows:
+        def num(key, scale, fmt):
+            return format(r[key] * scale, fmt) if r[key] is not None else "-"
+        print(f"{r['variant']:<{width}}  {r['status']:<7} {r['verdict'] or '-':<7} "
+              f"{num('max_von_mises_pa', 1e-6, '10.2f'):>10} {num('min_safety_factor', 1, '7.2f'):>7} "
+              f"{num('tool_point_deflection_m', 1e3, '8.3f'):>8}")
+    c = res.counts
+    print(f"{len(res.rows)} variants: {c['ran']} ran, {c['skipped']} up to date (skipped), {c['failed']} failed; "
+          f"{res.csv}" + (f", {res.plot}" if res.plot else ""))
+    return EXIT_FAIL if res.failed else EXIT_OK
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return n
+
+
 def _cmd_compare(args) -> int:
     from .results.compare import compare, format_comparison
 
@@ -161,6 +219,20 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
     r.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
     r.set_defaults(func=_cmd_run)
+    w = sub.add_parser("sweep", parents=[common], help="run a study for every combination of parameter values",
+                       description="Run STUDY's build() for every combination of the --param values, each variant "
+                                   "into its own results folder under --out, plus sweep.csv and sweep.png; variants "
+                                   "already run from the same inputs are skipped.")
+    w.add_argument("study", help="study script (Python, defines `def build(**params) -> Study`)")
+    w.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="a build() parameter and its values (numbers when they look like numbers, else strings); "
+                        "repeat for more parameters")
+    w.add_argument("--workers", type=_positive_int, help="local worker processes (default: the number of cores)")
+    w.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
+    w.add_argument("--out", help="sweep folder (default results/<script name>_sweep)")
+    w.add_argument("--vtk", action="store_true", help="also write every variant's ParaView files")
+    w.add_argument("--quiet", action="store_true", help="no progress bar")
+    w.set_defaults(func=_cmd_sweep)
     c = sub.add_parser("compare", parents=[common], help="compare two results folders (design-change gate)")
     c.add_argument("baseline")
     c.add_argument("candidate")
