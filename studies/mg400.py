@@ -36,7 +36,7 @@ import structcheck as sc
 from structcheck.model.materials import get_material
 from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
 from structcheck.rigid import closedchain as cc
-from structcheck.rigid.ik import mg400_fk, mg400_ik
+from structcheck.rigid.closedform import mg400_fk, mg400_ik
 from structcheck.rigid.loops import loop_residuals
 from structcheck.study import Payload, Study
 

@@ -93,7 +93,7 @@ def solve_unit_loads(part, F: np.ndarray, fixed, support: str = "clamp",
     return U.reshape(F.shape)
 
 
-def _far_apart_vertices(points: np.ndarray) -> list[int]:
+def far_apart_vertices(points: np.ndarray) -> list[int]:
     """Indices of three far-apart, non-collinear points among ``points`` (n, 3): the first, the farthest from it,
     and the farthest from the line through both."""
     x = points
@@ -116,7 +116,7 @@ def solve_averaged(part, F: np.ndarray, surfaces: list, free: np.ndarray) -> np.
     K = submatrix(part.stiffness, free)
     nodes = part.surface_nodes(surfaces[0])
     nodes = nodes[nodes < part.mesh.nvertices]
-    e = pos[part.node_dofs[nodes[_far_apart_vertices(part.points[nodes])]].ravel()]
+    e = pos[part.node_dofs[nodes[far_apart_vertices(part.points[nodes])]].ravel()]
     e = e[e >= 0]
     k = float(K.diagonal().mean())
     A = K + sp.csr_matrix((np.full(len(e), k), (e, e)), shape=(nf, nf))

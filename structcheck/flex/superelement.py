@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from ..errors import InputError
 from ..fe.solvers import factorize
 from ..fe.stress import von_mises
-from ..fe.supports import submatrix
+from ..fe.supports import far_apart_vertices, submatrix
 from ..fe.transient import modes as lowest_modes
 from ..spatial import skew
 
@@ -274,7 +274,7 @@ class _AveragedHeld:
         self.C = np.hstack([part.wrench_basis(s, p) for s, p in zip(names, points)])  # (n, 6 n_if)
         nodes = part.surface_nodes(names[0])
         nodes = nodes[nodes < part.mesh.nvertices]
-        e = part.node_dofs[nodes[_far_apart(part.points[nodes])]].ravel()
+        e = part.node_dofs[nodes[far_apart_vertices(part.points[nodes])]].ravel()
         K = sp.csr_matrix(part.stiffness)
         self.k = float(K.diagonal().mean())
         A = K + sp.csr_matrix((np.full(len(e), self.k), (e, e)), shape=(n, n))
@@ -311,15 +311,6 @@ class _AveragedHeld:
     def modes(self, n_modes, max_frequency):
         # shift-invert about 0 with the constrained compliance as the operator: eigenvectors satisfy C^T phi = 0
         return _modes_upto(self.K, self.part.mass_matrix, self, n_modes, max_frequency)
-
-
-def _far_apart(x: np.ndarray) -> list[int]:
-    """Three far-apart, non-collinear points among x (n, 3)."""
-    i1 = int(np.argmax(np.linalg.norm(x - x[0], axis=1)))
-    d = (x[i1] - x[0]) / np.linalg.norm(x[i1] - x[0])
-    off = x - x[0]
-    i2 = int(np.argmax(np.linalg.norm(off - np.outer(off @ d, d), axis=1)))
-    return [0, i1, i2]
 
 
 def _modes_upto(K, M, fact, n_modes, max_frequency):

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "studies"))
 import mg400  # noqa: E402
 
-from structcheck.rigid.ik import mg400_fk  # noqa: E402
+from structcheck.rigid.closedform import mg400_fk  # noqa: E402
 from structcheck.study import run  # noqa: E402
 
 
