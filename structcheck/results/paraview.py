@@ -17,6 +17,10 @@ VTK_TETRA = 10
 # Point fields every frame and envelope carry (ParaView names).
 FRAME_FIELDS = ("displacement", "von_mises", "equivalent_strain", "safety_factor")
 VTK_FORMATS = ("hdf", "pvd")
+# Precision of the VTKHDF series (see results.vtkhdf): points on a 2**-26 m (15 nm) grid, fields with 16 of
+# float32's 23 mantissa bits (relative rounding <= 7.6e-6); peak frame and envelope .vtu stay float64 exact.
+POINT_QUANTUM_M = 2.0 ** -26
+FIELD_BITS = 16
 
 
 def _write_vtu(path: Path, points: np.ndarray, cells: np.ndarray, fields: dict[str, np.ndarray],
@@ -86,8 +90,9 @@ def peak_frame(run: RunResult, name: str) -> int:
 def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_format: str = "hdf") -> None:
     """Write every link at every output frame (world placement) into ``folder``.
 
-    ``vtk_format="hdf"`` (default): ``vtk/<link>.vtkhdf``, a VTKHDF time series per link (topology once, float64
-    points and float32 fields per frame; VTK 9.3+ / ParaView 5.12+), and ``robot.vtkhdf`` gathering them
+    ``vtk_format="hdf"`` (default): ``vtk/<link>.vtkhdf``, a VTKHDF time series per link (topology once, then per
+    frame float64 points on a 15 nm grid and float32 fields to 5 significant digits, ``POINT_QUANTUM_M`` and
+    ``FIELD_BITS``; VTK 9.3+ / ParaView 5.12+), and ``robot.vtkhdf`` gathering them
     (ParaView 5.13+). ``vtk_format="pvd"``: ``vtk/<link>_<frame>.vtu`` per link and frame (float64) and the
     ``robot.pvd`` collection. Both: ``vtk/<link>_peak.vtu``, the link at its peak frame (world placement,
     ``TimeValue`` field data), and ``vtk/<link>_envelope.vtu``, max over the fine grid (min for the safety
@@ -110,7 +115,7 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_for
             if vtk_format == "hdf":
                 fname = f"vtk/{name}.vtkhdf"
                 write_vtkhdf_series(folder / fname, run.frame_times, points, link.cells, cell_type, fields,
-                                    index=part)
+                                    point_quantum=POINT_QUANTUM_M, field_bits=FIELD_BITS, index=part)
                 blocks[name] = fname
                 bar.update()
             else:

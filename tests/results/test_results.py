@@ -60,7 +60,8 @@ def test_round_trip_through_vtkhdf_reader(tmp_path):
     import meshio
     import pyvista as pv
 
-    from structcheck.results.vtkhdf import read_vtkhdf, vtkhdf_times
+    from structcheck.results.paraview import FIELD_BITS, POINT_QUANTUM_M
+    from structcheck.results.vtkhdf import read_vtkhdf, round_mantissa, vtkhdf_times
 
     run = turning_run()
     out = write_results(run, tmp_path / "res", plots=False)
@@ -75,13 +76,19 @@ def test_round_trip_through_vtkhdf_reader(tmp_path):
                 assert data.keys() == ["arm"]  # the links with results, in robot order
             R, p = T[k, :3, :3], T[k, :3, 3]
             assert grid.n_points == 10 and list(grid.celltypes) == [24]  # VTK_QUADRATIC_TETRA
-            # points stay float64; rotating them is the only rounding
-            np.testing.assert_allclose(grid.points, POINTS @ R.T + p, rtol=0, atol=1e-15)
-            # fields are float32: the written float64 values rounded once (relative error <= 2**-24 = 6e-8)
+            # float64 points on the quantum grid: within half a quantum (7.5 nm) of where the robot put them
+            assert grid.points.dtype == np.float64
+            np.testing.assert_allclose(grid.points, POINTS @ R.T + p, rtol=0, atol=POINT_QUANTUM_M / 2 + 1e-15)
+            np.testing.assert_array_equal(grid.points / POINT_QUANTUM_M, np.round(grid.points / POINT_QUANTUM_M))
+            # float32 fields, each the written value rounded to FIELD_BITS mantissa bits, bit for bit
             for f in ("von_mises", "equivalent_strain", "safety_factor"):
-                np.testing.assert_array_equal(grid.point_data[f], link.frame_fields[f][k].astype(np.float32))
+                v = link.frame_fields[f][k]
+                assert grid.point_data[f].dtype == np.float32
+                np.testing.assert_array_equal(grid.point_data[f], round_mantissa(v, FIELD_BITS))
+                # float32 (2**-24) then FIELD_BITS (2**-17): five significant digits
+                np.testing.assert_allclose(grid.point_data[f], v, rtol=2.0 ** -24 + 2.0 ** -(FIELD_BITS + 1))
             np.testing.assert_allclose(grid.point_data["displacement"], link.frame_fields["displacement"][k] @ R.T,
-                                       rtol=1e-7, atol=1e-20)  # world axes
+                                       rtol=2.0 ** -24 + 2.0 ** -(FIELD_BITS + 1), atol=1e-20)  # world axes
     # the peak frame and the envelope stay float64 VTK XML, exact, readable by meshio
     k = int(np.argmax(link.frame_fields["von_mises"].max(axis=1)))
     peak = meshio.read(out / "vtk" / "arm_peak.vtu")

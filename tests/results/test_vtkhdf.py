@@ -4,7 +4,8 @@ import h5py
 import numpy as np
 import pytest
 
-from structcheck.results.vtkhdf import read_vtkhdf, vtkhdf_times, write_vtkhdf_collection, write_vtkhdf_series
+from structcheck.results.vtkhdf import (read_vtkhdf, round_mantissa, vtkhdf_times, write_vtkhdf_collection,
+                                       write_vtkhdf_series)
 
 
 def series(n_steps=4, n_points=10, seed=0):
@@ -36,6 +37,33 @@ def test_every_step_reads_back(tmp_path):
             assert got.dtype == np.float32
             np.testing.assert_array_equal(got, v[k].astype(np.float32))
             np.testing.assert_allclose(got, v[k], rtol=6e-8, atol=0)
+
+
+def test_rounding_is_bounded_and_shrinks_the_file(tmp_path):
+    """Points on a 2**-26 m grid (error <= 2**-27 m) and fields to 16 mantissa bits (relative error <= 2**-17
+    after float32's 2**-24) read back as written, and the file is smaller than without rounding."""
+    times, points, cells, fields = series(n_steps=20, n_points=3000)
+    cells = np.arange(3000)[:300].reshape(-1, 10)
+    plain = write_vtkhdf_series(tmp_path / "plain.vtkhdf", times, points, cells, 24, fields)
+    small = write_vtkhdf_series(tmp_path / "small.vtkhdf", times, points, cells, 24, fields,
+                                point_quantum=2.0 ** -26, field_bits=16)
+    assert small.stat().st_size < 0.75 * plain.stat().st_size
+    for k in (0, 19):
+        grid = read_vtkhdf(small, k)
+        np.testing.assert_allclose(grid.points, points[k], rtol=0, atol=2.0 ** -27)
+        for name, v in fields.items():
+            np.testing.assert_array_equal(grid.point_data[name], round_mantissa(v[k], 16))
+            np.testing.assert_allclose(grid.point_data[name], v[k], rtol=2.0 ** -24 + 2.0 ** -17, atol=0)
+
+
+def test_round_mantissa():
+    v = np.array([1.0, 1 + 2.0 ** -17, 1 + 2.0 ** -16, -3.0 * 2 ** 27, 0.0, np.inf, -np.inf, np.nan, 2.0 - 2.0 ** -20])
+    r = round_mantissa(v, 16)
+    assert r.dtype == np.float32
+    # ties away from zero; the carry into the exponent gives the next power of two; non-finite values kept
+    np.testing.assert_array_equal(r[:7], [1.0, 1 + 2.0 ** -16, 1 + 2.0 ** -16, -3.0 * 2 ** 27, 0.0, np.inf, -np.inf])
+    assert np.isnan(r[7]) and r[8] == 2.0
+    assert (r.view(np.uint32) & np.uint32(0x7F) == 0)[np.isfinite(r)].all()  # the 7 low bits are zero
 
 
 def test_topology_stored_once(tmp_path):
