@@ -75,10 +75,11 @@ def link_frames(run: RunResult, name: str) -> tuple[np.ndarray, dict[str, np.nda
     link = run.links[name]
     T = run.T_world_link_frames[:, run.link_names.index(name)]  # (n_frames, 4, 4)
     R, p = T[:, :3, :3], T[:, :3, 3]
-    points = np.einsum("kij,nj->kni", R, link.points) + p[:, None, :]
+    R_T = np.swapaxes(R, 1, 2)
+    points = link.points @ R_T + p[:, None, :]
     fields = {f: np.asarray(link.frame_fields[f]) for f in FRAME_FIELDS if f in link.frame_fields}
     if "displacement" in fields:
-        fields["displacement"] = np.einsum("kij,knj->kni", R, fields["displacement"])
+        fields["displacement"] = fields["displacement"] @ R_T
     return points, fields
 
 
