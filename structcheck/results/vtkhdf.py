@@ -5,7 +5,8 @@ Layout of a link file (VTKHDF 2.x ``UnstructuredGrid`` with temporal data, one p
 
     /VTKHDF                      attrs Version (2, 1), Type "UnstructuredGrid"
       NumberOfPoints, NumberOfCells, NumberOfConnectivityIds   (1,) int64: one part, which every step reads
-      Points                     (n_steps * n_points, 3) float64 [m], world axes, step after step
+      Points                     (n_stored * n_points, 3) float64 [m], world axes, step after step; a step
+                                 placed exactly as the one before is not stored again (n_stored <= n_steps)
       Connectivity               (n_cells * nodes_per_cell,) int64, written once
       Offsets                    (n_cells + 1,) int64, written once
       Types                      (n_cells,) uint8, written once (24: quadratic tetra)
@@ -15,7 +16,7 @@ Layout of a link file (VTKHDF 2.x ``UnstructuredGrid`` with temporal data, one p
         PartOffsets              (n_steps,) int64 = 0 (every step is part 0; a part per step would make VTK
                                  read ``Offsets`` from k, past its end, since it holds n_cells + 1 per part)
         NumberOfParts            (n_steps,) int64 = 1
-        PointOffsets             (n_steps,) int64 = k * n_points
+        PointOffsets             (n_steps,) int64: where step k's points start (repeats for a link at rest)
         CellOffsets, ConnectivityIdOffsets   (n_steps, 1) int64 = 0: every step reuses the one topology
         PointDataOffsets/<name>  (n_steps,) int64 = k * n_points
 
@@ -115,7 +116,10 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
         root["NumberOfConnectivityIds"] = np.full(1, n_cells * per_cell, dtype=np.int64)
         if point_quantum is not None:
             points = np.round(points / point_quantum) * point_quantum  # exact for a power-of-two quantum
-        _dataset(root, "Points", points.reshape(-1, 3), compress, n_points * STEPS_PER_CHUNK)
+        # a step placed as the one before reuses its points (the format allows repeated offsets)
+        new = np.ones(n_steps, dtype=bool)
+        new[1:] = np.any(points[1:] != points[:-1], axis=(1, 2))
+        _dataset(root, "Points", points[new].reshape(-1, 3), compress, n_points * STEPS_PER_CHUNK)
         _dataset(root, "Connectivity", cells.ravel(), compress)
         _dataset(root, "Offsets", np.arange(n_cells + 1, dtype=np.int64) * per_cell, compress)
         _dataset(root, "Types", np.full(n_cells, cell_type, dtype=np.uint8), compress)
@@ -128,7 +132,7 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
         s["Values"] = times
         s["PartOffsets"] = np.zeros(n_steps, dtype=np.int64)
         s["NumberOfParts"] = np.ones(n_steps, dtype=np.int64)
-        s["PointOffsets"] = steps * n_points
+        s["PointOffsets"] = (np.cumsum(new) - 1) * n_points
         s["CellOffsets"] = np.zeros((n_steps, 1), dtype=np.int64)
         s["ConnectivityIdOffsets"] = np.zeros((n_steps, 1), dtype=np.int64)
         pdo = s.create_group("PointDataOffsets")
@@ -146,6 +150,9 @@ def write_vtkhdf_collection(path: str | os.PathLike, blocks: dict[str, str]) -> 
     """
     import h5py
 
+    bad = [n for n in blocks if "/" in n or n in ("", ".", "Assembly")]
+    if bad:
+        raise ValueError(f"block names {bad} cannot name HDF5 groups beside 'Assembly'; use names without '/'")
     path = Path(path)
     with h5py.File(path, "w") as f:
         root = f.create_group("VTKHDF", track_order=True)

@@ -83,6 +83,21 @@ def test_topology_stored_once(tmp_path):
         np.testing.assert_array_equal(steps["PointDataOffsets/von_mises"][:], np.arange(7) * 10)
 
 
+def test_a_step_at_rest_reuses_the_points_before(tmp_path):
+    times, points, cells, fields = series(n_steps=6)
+    points[2] = points[1]
+    points[3] = points[1]
+    points[5] = points[4]
+    path = write_vtkhdf_series(tmp_path / "link.vtkhdf", times, points, cells, 24, fields)
+    with h5py.File(path) as f:
+        assert f["VTKHDF/Points"].shape == (3 * 10, 3)
+        np.testing.assert_array_equal(f["VTKHDF/Steps/PointOffsets"][:], [0, 10, 10, 10, 20, 20])
+    for k in range(6):
+        grid = read_vtkhdf(path, k)
+        np.testing.assert_array_equal(grid.points, points[k])
+        np.testing.assert_array_equal(grid.point_data["von_mises"], fields["von_mises"][k].astype(np.float32))
+
+
 def test_linear_tetra_and_compressed_large_arrays(tmp_path):
     """Linear tets (type 10), and arrays large enough to be chunked and gzip-compressed read back exactly."""
     rng = np.random.default_rng(1)
@@ -124,3 +139,5 @@ def test_shapes_that_do_not_match_name_both_sides(tmp_path):
         write_vtkhdf_series(tmp_path / "x.vtkhdf", times, points, cells, 24, {"von_mises": fields["von_mises"][:, :9]})
     with pytest.raises(ValueError, match=r"times.shape = \(3,\)"):
         write_vtkhdf_series(tmp_path / "x.vtkhdf", times[:3], points, cells, 24, fields)
+    with pytest.raises(ValueError, match=r"block names \['a/b'\] cannot name HDF5 groups"):
+        write_vtkhdf_collection(tmp_path / "robot.vtkhdf", {"a/b": "a.vtkhdf"})
