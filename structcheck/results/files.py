@@ -9,7 +9,8 @@ Layout (``out/``)::
                                     timings_s.write: writing everything in the folder but the final move)
     joints.csv                      time, q, qd, qdd, tau and six reaction components of every joint
     links.csv                       time, peak von Mises / strain / deformation of every link (fine grid)
-    robot.vtkhdf                    ParaView (5.13+) file gathering the links, every output frame a time step
+    robot.vtkhdf                    ParaView file gathering the links, every output frame a time step (VTK 9.7
+                                    reads it; older ParaView: open the vtk/*.vtkhdf files together)
     vtk/<link>.vtkhdf               a link's time series (ParaView 5.12+): mesh once, then per output frame its
                                     points placed where the robot is and its point fields (float32)
     vtk/<link>_peak.vtu             the link at the output frame of its peak von Mises, float64 exact

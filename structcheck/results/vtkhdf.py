@@ -1,5 +1,7 @@
 """VTKHDF time series (VTK 9.3+, ParaView 5.12+): one file per link with its topology written once and its
-points and point fields per output frame, and a small ``robot.vtkhdf`` that gathers the links (ParaView 5.13+).
+points and point fields per output frame, and a small ``robot.vtkhdf`` that gathers the links (a temporal
+composite file: read by VTK 9.7 here; the spec added composite types in VTKHDF 2.1 and temporal composites
+later, so readers older than that open the link files instead).
 
 Layout of a link file (VTKHDF 2.x ``UnstructuredGrid`` with temporal data, one part read by every step)::
 
@@ -55,8 +57,8 @@ STEPS_PER_CHUNK = 8  # per-step arrays: 8 steps a chunk; deflate finds the slowl
 
 
 def _dataset(group, name: str, data: np.ndarray, compress: bool, rows_per_chunk: int | None = None) -> None:
-    """Store ``data``; compressed in chunks of ``rows_per_chunk`` rows (one time step, so reading a step
-    inflates exactly one chunk per array) or of ~1 MB."""
+    """Store ``data`` as ``group[name]``; compressed in chunks of ``rows_per_chunk`` rows (whole time steps, so
+    reading a step inflates one chunk per array) or of ~1 MB; small arrays (< 64 kB) contiguous."""
     data = np.ascontiguousarray(data)
     if not compress or data.nbytes < 64 * 1024:
         group.create_dataset(name, data=data)
@@ -179,34 +181,27 @@ def vtkhdf_times(path: str | os.PathLike) -> np.ndarray:
 
 
 def read_vtkhdf(path: str | os.PathLike, step: int):
-    """Read time step ``step`` of a VTKHDF file with VTK's ``vtkHDFReader``, wrapped by pyvista: an
+    """Read time step ``step`` (0-based) of a VTKHDF file with VTK's ``vtkHDFReader``, wrapped by pyvista: an
     ``UnstructuredGrid`` for a link file, a ``MultiBlock`` of them keyed by block (link) name for
     ``robot.vtkhdf``."""
-    for k, (_, data) in enumerate(_steps(path, only=step)):
-        return data
-    raise IndexError(f"{path}: step {step} out of range")
-
-
-def _steps(path, only: int | None = None):
     import pyvista as pv
     from vtkmodules.vtkIOHDF import vtkHDFReader
 
     reader = vtkHDFReader()
     reader.SetFileName(str(path))
     reader.UpdateInformation()
-    n = reader.GetNumberOfSteps()
-    for k in range(n) if only is None else ([only] if 0 <= only < n else []):
-        reader.SetStep(k)
-        reader.Update()
-        out = reader.GetOutputDataObject(0)
-        if out.IsA("vtkPartitionedDataSetCollection"):
-            blocks = pv.MultiBlock()
-            for i in range(out.GetNumberOfPartitionedDataSets()):
-                grid = out.GetPartition(i, 0).NewInstance()
-                grid.DeepCopy(out.GetPartition(i, 0))
-                blocks[out.GetMetaData(i).Get(out.NAME())] = pv.wrap(grid)
-            yield reader.GetTimeValue(), blocks
-        else:
-            copy = out.NewInstance()
-            copy.DeepCopy(out)
-            yield reader.GetTimeValue(), pv.wrap(copy)
+    if not 0 <= step < reader.GetNumberOfSteps():
+        raise IndexError(f"{path}: step {step}, but it has steps 0 to {reader.GetNumberOfSteps() - 1}")
+    reader.SetStep(step)
+    reader.Update()
+    out = reader.GetOutputDataObject(0)
+    if not out.IsA("vtkPartitionedDataSetCollection"):
+        copy = out.NewInstance()
+        copy.DeepCopy(out)
+        return pv.wrap(copy)
+    blocks = pv.MultiBlock()
+    for i in range(out.GetNumberOfPartitionedDataSets()):
+        grid = out.GetPartition(i, 0).NewInstance()
+        grid.DeepCopy(out.GetPartition(i, 0))
+        blocks[out.GetMetaData(i).Get(out.NAME())] = pv.wrap(grid)
+    return blocks

@@ -133,7 +133,7 @@ def test_collection_gathers_link_files_from_any_working_folder(tmp_path, monkeyp
     assert robot.stat().st_size < 10_000  # links only, no data
 
 
-def test_shapes_that_do_not_match_name_both_sides(tmp_path):
+def test_bad_input_names_the_problem(tmp_path):
     times, points, cells, fields = series()
     with pytest.raises(ValueError, match=r"points.shape = \(4, 10, 3\), but fields\['von_mises'\].shape = \(4, 9\)"):
         write_vtkhdf_series(tmp_path / "x.vtkhdf", times, points, cells, 24, {"von_mises": fields["von_mises"][:, :9]})
