@@ -95,9 +95,9 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_for
     frame float64 points on a 15 nm grid and float32 fields to 5 significant digits, ``POINT_QUANTUM_M`` and
     ``FIELD_BITS``; VTK 9.3+ / ParaView 5.12+), and ``robot.vtkhdf`` gathering them (a temporal composite:
     newer readers, tested with VTK 9.7). ``vtk_format="pvd"``: ``vtk/<link>_<frame>.vtu`` per link and frame
-    (float64) and the ``robot.pvd`` collection. Both: ``vtk/<link>_peak.vtu``, the link at its peak frame (world placement,
-    ``TimeValue`` field data), and ``vtk/<link>_envelope.vtu``, max over the fine grid (min for the safety
-    factor) in the link frame, both float64 exact.
+    (float64) and the ``robot.pvd`` collection. Both: ``vtk/<link>_peak.vtu``, the link at its peak frame
+    (world placement, ``TimeValue`` field data), and ``vtk/<link>_envelope.vtu``, max over the fine grid (min
+    for the safety factor) in the link frame, both float64 exact.
     """
     from tqdm.auto import tqdm
 
