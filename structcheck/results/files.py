@@ -9,9 +9,15 @@ Layout (``out/``)::
                                     timings_s.write: writing everything in the folder but the final move)
     joints.csv                      time, q, qd, qdd, tau and six reaction components of every joint
     links.csv                       time, peak von Mises / strain / deformation of every link (fine grid)
-    robot.pvd                       ParaView collection: every link a part, every output frame a time step
-    vtk/<link>_<frame>.vtu          a link's mesh placed where the robot is, with point fields
+    robot.vtkhdf                    ParaView file gathering the links, every output frame a time step (VTK 9.7
+                                    reads it; older ParaView: open the vtk/*.vtkhdf files together)
+    vtk/<link>.vtkhdf               a link's time series (ParaView 5.12+): mesh once, then per output frame its
+                                    points placed where the robot is and its point fields (float32)
+    vtk/<link>_peak.vtu             the link at the output frame of its peak von Mises, float64 exact
     vtk/<link>_envelope.vtu         max over the fine grid (min for the safety factor), in the link frame
+    with vtk_format="pvd" instead of the two .vtkhdf kinds (older readers, ~5x larger):
+    robot.pvd                       ParaView collection: every link a part, every output frame a time step
+    vtk/<link>_<frame>.vtu          a link's mesh placed where the robot is, with point fields (float64)
     plots/*.png                     joint motion, torques, reactions, stress histories
 """
 from __future__ import annotations
@@ -49,8 +55,10 @@ def prepare_output(out: str | os.PathLike) -> Path:
 
 
 def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, plots: bool = True,
-                  progress: bool = False) -> Path:
+                  progress: bool = False, vtk_format: str = "hdf") -> Path:
     """Write the whole results folder for ``run`` into ``out`` atomically; return the folder path.
+
+    ``vtk_format`` is ``"hdf"`` (VTKHDF time series, default) or ``"pvd"`` (a VTK XML file per link and frame).
 
     Everything is written into a temporary sibling folder, ``summary.json`` last and complete (with the time
     all the writing took, under ``timings_s.write``), and the folder is then moved into place."""
@@ -61,7 +69,7 @@ def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, p
         write_joint_csv(run, tmp / "joints.csv")
         write_link_csv(run, tmp / "links.csv")
         if vtk:
-            write_paraview(run, tmp, progress=progress)
+            write_paraview(run, tmp, progress=progress, vtk_format=vtk_format)
         if plots:
             from .plots import write_plots
 

@@ -11,19 +11,16 @@ from .summary import read_summary
 
 def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time: float | None = None,
                      field: str = "von_mises", window_size=(1200, 900)) -> Path:
-    """Render the robot at ``time`` (default: the frame of the overall peak) coloured by ``field`` [MPa for
-    stresses] off-screen with pyvista, and save it as ``png``."""
+    """Render the robot at ``time`` [s] (default: the frame of the overall peak; else the output frame nearest
+    it) coloured by ``field`` [MPa for stresses] off-screen with pyvista, and save it as ``png``. Reads the
+    folder's ``robot.vtkhdf`` or, if it has none, its ``robot.pvd``."""
     import pyvista as pv
 
     folder = Path(folder)
     summary = read_summary(folder)
     if time is None:
         time = summary["links"][summary["max_von_mises_link"]]["time_of_max_s"]
-    reader = pv.get_reader(str(folder / "robot.pvd"))
-    times = np.asarray(reader.time_values)
-    time = float(times[np.argmin(np.abs(times - time))])  # the output frame nearest the requested time
-    reader.set_active_time_value(time)
-    blocks = reader.read()
+    time, blocks = _frame(folder, time)
     plotter = pv.Plotter(off_screen=True, window_size=window_size)
     scale = 1e-6 if field == "von_mises" else 1.0
     grids = [b for b in _leaves(blocks)]
@@ -43,6 +40,24 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
     plotter.screenshot(str(png))
     plotter.close()
     return png
+
+
+def _frame(folder: Path, time: float):
+    """The output frame nearest ``time`` [s] and the robot at it (pyvista blocks), from ``robot.vtkhdf`` or,
+    in a folder written with ``vtk_format="pvd"``, ``robot.pvd``."""
+    import pyvista as pv
+
+    if (folder / "robot.vtkhdf").is_file():
+        from .vtkhdf import read_vtkhdf, vtkhdf_times
+
+        times = vtkhdf_times(folder / "robot.vtkhdf")
+        k = int(np.argmin(np.abs(times - time)))
+        return float(times[k]), read_vtkhdf(folder / "robot.vtkhdf", k)
+    reader = pv.get_reader(str(folder / "robot.pvd"))
+    times = np.asarray(reader.time_values)
+    time = float(times[np.argmin(np.abs(times - time))])  # the output frame nearest the requested time
+    reader.set_active_time_value(time)
+    return time, reader.read()
 
 
 def _leaves(block):

@@ -1,4 +1,6 @@
-"""Results folder writer: atomic writes, CSV exactness and a ParaView round trip through pyvista."""
+"""Results folder writer: atomic writes, CSV exactness and ParaView round trips (VTKHDF through VTK's reader,
+.pvd/.vtu through pyvista and meshio)."""
+import dataclasses
 import json
 
 import numpy as np
@@ -39,11 +41,78 @@ def tiny_run(n_t=5):
                      link_names=["ground", "arm"], T_world_link_frames=T, links={"arm": link}, summary=summary)
 
 
+def turning_run():
+    """tiny_run with the arm turning 90 degrees about z per frame while it rises, and non-zero displacements."""
+    run = tiny_run()
+    T = run.T_world_link_frames.copy()
+    for k in range(len(T)):
+        c, s = np.cos(k * np.pi / 2), np.sin(k * np.pi / 2)
+        T[k, 1, :3, :3] = [[c, -s, 0], [s, c, 0], [0, 0, 1]]
+    arm = run.links["arm"]
+    u = np.random.default_rng(0).standard_normal((len(T), 10, 3)) * 1e-5  # link axes [m]
+    arm = dataclasses.replace(arm, frame_fields={**arm.frame_fields, "displacement": u})
+    return dataclasses.replace(run, T_world_link_frames=T, links={"arm": arm})
+
+
+def test_round_trip_through_vtkhdf_reader(tmp_path):
+    """The default results: VTK's reader gives every frame of robot.vtkhdf and of the link's own file, with the
+    mesh placed where the robot is, quadratic tets, and every field equal to the written one in float32."""
+    import meshio
+    import pyvista as pv
+
+    from structcheck.results.paraview import FIELD_BITS, POINT_QUANTUM_M
+    from structcheck.results.vtkhdf import read_vtkhdf, round_mantissa, vtkhdf_times
+
+    run = turning_run()
+    out = write_results(run, tmp_path / "res", plots=False)
+    link, T = run.links["arm"], run.T_world_link_frames[:, 1]
+    assert sorted(p.name for p in (out / "vtk").iterdir()) == ["arm.vtkhdf", "arm_envelope.vtu", "arm_peak.vtu"]
+    for path in (out / "robot.vtkhdf", out / "vtk" / "arm.vtkhdf"):
+        np.testing.assert_array_equal(vtkhdf_times(path), run.frame_times)
+        for k in range(len(run.frame_times)):
+            data = read_vtkhdf(path, k)
+            grid = data["arm"] if isinstance(data, pv.MultiBlock) else data
+            if isinstance(data, pv.MultiBlock):
+                assert data.keys() == ["arm"]  # the links with results, in robot order
+            R, p = T[k, :3, :3], T[k, :3, 3]
+            assert grid.n_points == 10 and list(grid.celltypes) == [24]  # VTK_QUADRATIC_TETRA
+            # float64 points on the quantum grid: within half a quantum (7.5 nm) of where the robot put them
+            assert grid.points.dtype == np.float64
+            np.testing.assert_allclose(grid.points, POINTS @ R.T + p, rtol=0, atol=POINT_QUANTUM_M / 2 + 1e-15)
+            np.testing.assert_array_equal(grid.points / POINT_QUANTUM_M, np.round(grid.points / POINT_QUANTUM_M))
+            # float32 fields, each the written value rounded to FIELD_BITS mantissa bits, bit for bit
+            for f in ("von_mises", "equivalent_strain", "safety_factor"):
+                v = link.frame_fields[f][k]
+                assert grid.point_data[f].dtype == np.float32
+                np.testing.assert_array_equal(grid.point_data[f], round_mantissa(v, FIELD_BITS))
+                # float32 (2**-24) then FIELD_BITS (2**-17): five significant digits
+                np.testing.assert_allclose(grid.point_data[f], v, rtol=2.0 ** -24 + 2.0 ** -(FIELD_BITS + 1))
+            np.testing.assert_allclose(grid.point_data["displacement"], link.frame_fields["displacement"][k] @ R.T,
+                                       rtol=2.0 ** -24 + 2.0 ** -(FIELD_BITS + 1), atol=1e-20)  # world axes
+    # the peak frame and the envelope stay float64 VTK XML, exact, readable by meshio
+    k = int(np.argmax(link.frame_fields["von_mises"].max(axis=1)))
+    peak = meshio.read(out / "vtk" / "arm_peak.vtu")
+    assert peak.point_data["von_mises"].max() == link.max_von_mises_pa
+    np.testing.assert_array_equal(peak.point_data["von_mises"].ravel(), link.frame_fields["von_mises"][k])
+    np.testing.assert_allclose(peak.points, POINTS @ T[k, :3, :3].T + T[k, :3, 3], rtol=0, atol=1e-15)
+    assert peak.field_data["TimeValue"][0] == run.frame_times[k]
+    env = pv.read(out / "vtk" / "arm_envelope.vtu")
+    assert env.point_data["von_mises"].max() == link.max_von_mises_pa
+
+
+def test_vtkhdf_is_the_default_and_unknown_format_is_an_input_error(tmp_path):
+    out = write_results(tiny_run(), tmp_path / "res", plots=False)
+    assert (out / "robot.vtkhdf").is_file() and not (out / "robot.pvd").exists()
+    with pytest.raises(InputError, match=r"unknown VTK format 'vtu'; choose one of hdf, pvd"):
+        write_results(tiny_run(), tmp_path / "bad", plots=False, vtk_format="vtu")
+    assert not (tmp_path / "bad").exists()
+
+
 def test_round_trip_through_paraview_reader(tmp_path):
     import pyvista as pv
 
     run = tiny_run()
-    out = write_results(run, tmp_path / "res", plots=False)
+    out = write_results(run, tmp_path / "res", plots=False, vtk_format="pvd")
     reader = pv.get_reader(str(out / "robot.pvd"))
     assert np.allclose(reader.time_values, run.frame_times)
     for k, tv in enumerate(reader.time_values):
@@ -67,7 +136,7 @@ def test_frames_read_back_exactly_with_meshio(tmp_path):
     import meshio
 
     run = tiny_run()
-    out = write_results(run, tmp_path / "res", plots=False)
+    out = write_results(run, tmp_path / "res", plots=False, vtk_format="pvd")
     link = run.links["arm"]
     for k in range(len(run.frame_times)):
         m = meshio.read(out / "vtk" / f"arm_{k:04d}.vtu")
@@ -164,14 +233,15 @@ def test_plots_written(tmp_path, monkeypatch):
         assert (np.abs(img - empty).max(axis=2) > 0.1).mean() > 0.005  # the curves cover >0.5 % of the image
 
 
-def test_screenshot_renders_off_screen(tmp_path):
-    """The README's screenshot command works without a display: a PNG of the requested size with the coloured
-    part in it (not a blank window)."""
+@pytest.mark.parametrize("vtk_format", ["hdf", "pvd"])
+def test_screenshot_renders_off_screen(tmp_path, vtk_format):
+    """The README's screenshot command works without a display, from either kind of results folder: a PNG of
+    the requested size with the coloured part in it (not a blank window)."""
     import matplotlib.image as mpimg
 
     from structcheck.results import write_screenshot
 
-    out = write_results(tiny_run(), tmp_path / "res", plots=False)
+    out = write_results(tiny_run(), tmp_path / "res", plots=False, vtk_format=vtk_format)
     png = write_screenshot(out, tmp_path / "shot.png", time=1.0, window_size=(400, 300))
     img = mpimg.imread(png)
     assert img.shape[:2] == (300, 400)
