@@ -72,16 +72,17 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
         raise InputError(f"building {path}{_with(params)} failed: {detail}") from exc
 
 
-def _report(study, out, *, quiet: bool, vtk: bool) -> int:
+def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf") -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
     from .results import format_table
     from .study import run
 
-    result = run(study, out, progress=not quiet, vtk=vtk)
+    result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format)
     print(format_table(result.summary))
     for w in result.summary.get("warnings", []):
         print(f"warning: {w}")
-    where = f"; open {Path(out) / 'robot.pvd'} in ParaView" if vtk else ""
+    robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
+    where = f"; open {Path(out) / robot_file} in ParaView" if vtk else ""
     print(f"results written to {out}{where}")
     return EXIT_OK if result.summary["passed"] else EXIT_FAIL
 
@@ -89,7 +90,7 @@ def _report(study, out, *, quiet: bool, vtk: bool) -> int:
 def _cmd_run(args) -> int:
     study = build_study(args.study, _params(args.set), debug=args.traceback)
     out = Path(args.out) if args.out else Path("results") / study.name
-    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk)
+    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format)
 
 
 def _cmd_sweep(args) -> int:
@@ -207,6 +208,9 @@ def _run_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--out", help="results folder (default results/<study name>)")
     common.add_argument("--no-vtk", action="store_true", help="skip the ParaView files")
+    common.add_argument("--vtk-format", choices=("hdf", "pvd"), default="hdf",
+                        help="ParaView files: one VTKHDF time series per link (default; ParaView 5.12+) or .pvd/.vtu "
+                             "frames for older readers")
     common.add_argument("--quiet", action="store_true", help="no progress bars")
     return common
 
@@ -325,7 +329,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
                     detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
                     raise InputError(f"building {script}{_with(params)} failed: {detail}") from exc
         out = Path(args.out) if args.out else Path("results") / study.name
-        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk)
+        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format)
 
     return _guarded(go, args.traceback, prog)
 

@@ -296,8 +296,9 @@ def output_frames(grid: TimeGrid, t: np.ndarray, solutions: dict[str, LinkSoluti
 
 
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
-        vtk: bool = True, plots: bool = True) -> RunResult:
-    """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
+        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf") -> RunResult:
+    """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult. ``vtk_format``:
+    'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames)."""
     if out is not None and write:
         prepare_output(out)
     clock = _Clock()
@@ -340,5 +341,5 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
         tool_point_deflection=tool.deflection if tool else None)
     if out is not None and write:
-        write_results(result, out, vtk=vtk, plots=plots, progress=progress)
+        write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format)
     return result

@@ -49,7 +49,7 @@ def test_run_passing_study_exits_0_with_all_outputs(default_run):
     s = read(out)
     assert s["passed"] is True and s["parameters"] == {"tip_force_n": 100.0, "required_safety_factor": 1.5}
     assert s["links"]["beam"]["min_safety_factor"] >= 1.5
-    for f in ("summary.json", "joints.csv", "links.csv", "robot.pvd"):
+    for f in ("summary.json", "joints.csv", "links.csv", "robot.vtkhdf"):
         assert (out / f).is_file(), f
     # the tip deflection is that of a cantilever under P = 100 N (Euler-Bernoulli + Timoshenko shear); 2 %: the
     # clamped face is rigid in the FE model but not in beam theory, and the mesh is 2 elements across
@@ -79,7 +79,7 @@ def test_set_reaches_the_build_and_no_vtk_writes_no_paraview(default_run, tmp_pa
     assert s["tool_point_deflection_m"] == pytest.approx(3 * b["tool_point_deflection_m"], rel=1e-9)
     assert s["links"]["beam"]["max_von_mises_pa"] == pytest.approx(3 * b["links"]["beam"]["max_von_mises_pa"],
                                                                    rel=1e-9)
-    assert not list(out.rglob("*.pvd")) and not list(out.rglob("*.vtu"))
+    assert not list(out.rglob("*.pvd")) and not list(out.rglob("*.vtu")) and not list(out.rglob("*.vtkhdf"))
     assert (out / "summary.json").is_file() and (out / "links.csv").is_file()
 
 

@@ -78,7 +78,7 @@ def test_sweep_writes_a_folder_per_variant_and_csv_from_their_summaries(swept):
                                   s["tool_point_deflection_m"], beam["mass_kg"])
         assert r["verdict"] == ("pass" if s["passed"] else "fail") and r["status"] == "ran" and r["error"] is None
         assert r["run_time_s"] == s["timings_s"]["total"] + s["timings_s"]["write"]
-        assert not (folder / "robot.pvd").exists()  # no ParaView files unless --vtk
+        assert not (folder / "robot.vtkhdf").exists() and not (folder / "robot.pvd").exists()  # unless --vtk
         record = json.loads((folder / INPUTS_FILE).read_text())
         assert record["study_sha256"] == file_sha256(study) and record["options"] == OPTIONS
         assert record["parameters"] == {"tip_force_n": r["tip_force_n"], "gravity_z": r["gravity_z"]}
