@@ -16,17 +16,19 @@ study read while being built (SHA-256 of each: meshes, URDFs, modules it importe
 installation and structcheck). Those files are recorded in the worker by an audit hook (``sys.addaudithook``)
 watching the files opened while ``load_study`` builds the variant, so the check needs no rebuild.
 
-This module imports nothing heavy at the top: a spawned worker sets its thread limits before numpy loads.
+``sweep.csv`` and ``sweep.png`` are written by :mod:`structcheck.results.sweep`; its ``METRICS``, ``COLUMNS``,
+``parse_value``, ``write_sweep_csv``, ``read_sweep_csv`` and ``plot_sweep`` are also reachable from here.
+
+This module imports nothing heavy at the top: a spawned worker sets its thread limits before numpy loads. Hence
+the names above are imported on first use (``structcheck.results`` loads numpy), not at the top.
 """
 from __future__ import annotations
 
 import ast
 import concurrent.futures as cf
-import csv
 import hashlib
 import itertools
 import json
-import math
 import os
 import re
 import shutil
@@ -42,28 +44,25 @@ from . import __version__
 from .errors import InputError
 
 INPUTS_FILE = "inputs.json"
-METRICS = ("max_von_mises_pa", "min_safety_factor", "max_deformation_m", "tool_point_deflection_m", "mass_kg")
-COLUMNS = ("variant", "status", "verdict", *METRICS, "run_time_s", "error")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-_INT = re.compile(r"[+-]?\d+")
 _SAFE = re.compile(r"[^A-Za-z0-9._+-]")
 _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+_RESULTS_NAMES = ("METRICS", "COLUMNS", "parse_value", "write_sweep_csv", "read_sweep_csv", "plot_sweep")
+
+
+def __getattr__(name: str):
+    """The sweep's file names of :mod:`structcheck.results.sweep` (``_RESULTS_NAMES``), imported on first use."""
+    if name in _RESULTS_NAMES:
+        from .results import sweep as sweep_files
+
+        return getattr(sweep_files, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ------------------------------------------------------------------------------------------------- parameters
-def parse_value(text: str) -> int | float | str:
-    """A value from the command line: an int or a float when it looks like a decimal number, else the string
-    (never evaluated; ``nan``, ``inf``, ``true`` stay strings)."""
-    text = text.strip()
-    if _INT.fullmatch(text):
-        return int(text)
-    if _NUMBER.fullmatch(text):
-        return float(text)
-    return text
-
-
 def parse_param(item: str) -> tuple[str, list]:
     """``NAME=v1,v2,...`` -> (name, [values]); InputError on bad syntax, an empty list or repeated values."""
+    from .results.sweep import parse_value
+
     name, sep, raw = item.partition("=")
     name = name.strip()
     if not sep or not name.isidentifier():
@@ -338,8 +337,9 @@ def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:
 # ------------------------------------------------------------------------------------------------- the sweep
 @dataclass(frozen=True)
 class SweepResult:
-    """A finished sweep: ``rows`` (one dict per variant, keys: the parameters, then :data:`COLUMNS`), the
-    ``csv`` and ``plot`` paths (``plot`` None when no variant ran), the parameter ``names``."""
+    """A finished sweep: ``rows`` (one dict per variant, keys: the parameters, then
+    :data:`structcheck.results.sweep.COLUMNS`), the ``csv`` and ``plot`` paths (``plot`` None when no variant
+    ran), the parameter ``names``."""
 
     out: Path
     names: list[str]
@@ -379,6 +379,7 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
         _check_values(name, values)
     study_path = check_study(study_path, list(params)).resolve()
     from .results import prepare_output
+    from .results.sweep import plot_sweep, write_sweep_csv
 
     out = prepare_output(out)
     out.mkdir(exist_ok=True)
@@ -466,6 +467,7 @@ def _row(folder: Path, params: dict, name: str, outcome: dict) -> dict:
     """A sweep.csv row: the parameters, status and error, and the metrics read from the variant's summary.json
     (empty for a failed variant)."""
     from .results import read_summary
+    from .results.sweep import METRICS
 
     row = {**params, "variant": name, "status": outcome["status"], "verdict": None,
            **{m: None for m in METRICS}, "run_time_s": None, "error": outcome.get("error")}
@@ -484,72 +486,3 @@ def _row(folder: Path, params: dict, name: str, outcome: dict) -> dict:
                mass_kg=sum(L["mass_kg"] for L in links),
                run_time_s=timings.get("total", 0.0) + timings.get("write", 0.0))
     return row
-
-
-def write_sweep_csv(rows: list[dict], names: list[str], path: Path) -> Path:
-    """sweep.csv: the parameter columns, then :data:`COLUMNS`; floats with all their digits (``repr``), empty
-    cells for missing values. Written to a temporary file and moved into place."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow([*names, *COLUMNS])
-        for r in rows:
-            w.writerow(["" if r.get(c) is None else repr(r[c]) if isinstance(r[c], float) else r[c]
-                        for c in (*names, *COLUMNS)])
-    os.replace(tmp, path)
-    return path
-
-
-def read_sweep_csv(path: str | Path) -> list[dict]:
-    """sweep.csv back as rows: numbers parsed as by :func:`parse_value`, empty cells as None."""
-    with open(path, newline="") as f:
-        return [{k: (None if v == "" else parse_value(v) if k not in ("variant", "error") else v)
-                 for k, v in r.items()} for r in csv.DictReader(f)]
-
-
-def plot_sweep(rows: list[dict], names: list[str], path: Path) -> Path | None:
-    """One PNG: a panel per metric (rows) and parameter (columns), the metric against the parameter's values with
-    a line per combination of the other parameters; filled markers pass, hollow ones fail. None if no variant
-    has results."""
-    ok = [r for r in rows if r["status"] != "failed"]
-    if not ok or not names:
-        return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    metrics = [m for m in METRICS if any(r[m] is not None for r in ok)]
-    fig, axes = plt.subplots(len(metrics), len(names), figsize=(4.2 * len(names), 2.6 * len(metrics)),
-                             squeeze=False, constrained_layout=True)
-    for j, name in enumerate(names):
-        values = list(dict.fromkeys(r[name] for r in rows))
-        numeric = all(isinstance(v, (int, float)) for v in values)
-        others = [n for n in names if n != name]
-        groups: dict[tuple, list[dict]] = {}
-        for r in ok:
-            groups.setdefault(tuple(r[n] for n in others), []).append(r)
-        for k, metric in enumerate(metrics):
-            ax = axes[k, j]
-            for key, grp in groups.items():
-                grp = sorted(grp, key=lambda r: r[name] if numeric else values.index(r[name]))
-                x = [r[name] if numeric else values.index(r[name]) for r in grp]
-                y = [math.nan if r[metric] is None else r[metric] for r in grp]
-                label = ", ".join(f"{n}={v}" for n, v in zip(others, key)) or None
-                line, = ax.plot(x, y, "-", lw=1, label=label)
-                for xi, yi, r in zip(x, y, grp):
-                    ax.plot(xi, yi, "o", color=line.get_color(),
-                            mfc=line.get_color() if r["verdict"] == "pass" else "none")
-            if not numeric:
-                ax.set_xticks(range(len(values)), [str(v) for v in values])
-            ax.set_xlabel(name)
-            ax.set_ylabel(metric)
-            ax.grid(alpha=0.3)
-            if k == 0 and others and len(groups) <= 8:
-                ax.legend(fontsize=7)
-    fig.suptitle("sweep: filled markers pass, hollow ones fail")
-    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    os.replace(tmp, path)
-    return path
