@@ -57,7 +57,7 @@ def test_timoshenko_frequency_equation():
     L = 1000 * h
     np.testing.assert_allclose(verify.timoshenko_frequencies(3, L, E, nu, rho, h, h),
                                verify.euler_bernoulli_frequencies(L, E, rho, h, h), rtol=2e-5)
-    # VERIFICATION.md: Timoshenko / Euler-Bernoulli about 0.992, 0.949, 0.891 at L/h = 10; 0.992 for mode 3 at 40
+    # Timoshenko beam frequency equation (Han, Benaroya & Wei 1999, J. Sound Vib. 225): Timoshenko / Euler-Bernoulli about 0.992, 0.949, 0.891 at L/h = 10; 0.992 for mode 3 at 40
     for ratio_ld, expected, modes in ((10, [0.992, 0.949, 0.891], [0, 1, 2]), (40, [0.992], [2])):
         L = ratio_ld * h
         r = verify.timoshenko_frequencies(3, L, E, nu, rho, h, h) / verify.euler_bernoulli_frequencies(L, E, rho, h, h)
@@ -70,7 +70,7 @@ def test_timoshenko_frequency_equation():
 def test_timoshenko_deflection_and_richardson():
     E, nu = 69e9, 0.33  # 6061
     eb = 1.0 * 0.4 ** 3 / (3 * E * 0.04 ** 4 / 12)
-    # VERIFICATION.md: Timoshenko is 1.0078 x Euler-Bernoulli at L/h = 10 (nu = 0.33; 1 + (E/G) / (4 kappa) / 100)
+    # Timoshenko beam theory: the tip deflection is 1.0078 x Euler-Bernoulli at L/h = 10 (nu = 0.33; 1 + (E/G) / (4 kappa) / 100)
     assert verify.timoshenko_tip_deflection(1.0, 0.4, E, nu, 0.04, 0.04) / eb == pytest.approx(1.0078, abs=1e-4)
     assert verify.cowper_kappa(0.3) == pytest.approx(0.849673, rel=1e-6)  # 13 / 15.3
     h = np.array([1.0, 0.5, 0.25, 0.125])

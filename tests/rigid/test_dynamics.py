@@ -12,7 +12,7 @@ from helpers import branched_robot, general_robot
 
 
 def planar_two_link(l1, l2, m1, m2, lc1, lc2, I1, I2):
-    """Two revolute joints about z, links along x (VERIFICATION.md 'Two-link planar arm')."""
+    """Two revolute joints about z, links along x: the two-link planar arm's closed-form torques (Craig, Introduction to Robotics, sec. 6.7)."""
     links = [Link("ground"),
              Link("l1", m1, (lc1, 0, 0), np.diag([0.0, 0.0, I1]) + np.diag([0.3, 0.2, 0])),
              Link("l2", m2, (lc2, 0, 0), np.diag([0.0, 0.0, I2]) + np.diag([0.1, 0.4, 0]))]
