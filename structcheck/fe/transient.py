@@ -240,13 +240,18 @@ def modal_states(t, coeff, F, modes_: Modes, zeta, from_equilibrium: bool = Fals
     if m == 0:
         z = np.zeros((len(t), 0))
         return z, z, z
-    w2 = modes_.omega ** 2
-    q = coeff @ (modes_.phi.T @ F).T  # modal loads (n_t, m)
+    return modal_states_of_loads(t, coeff @ (modes_.phi.T @ F).T, modes_.omega, zeta, from_equilibrium)
+
+
+def modal_states_of_loads(t, q, omega, zeta, from_equilibrium: bool = False):
+    """:func:`modal_states` from the modal loads q (n_t, m) themselves: returns q, eta, eta' (each (n_t, m))."""
+    t = np.asarray(t, float)
+    w2 = np.asarray(omega, float) ** 2
     eta0 = etad0 = None
     if from_equilibrium:
         eta0 = q[0] / w2
         etad0 = (q[1] - q[0]) / (t[1] - t[0]) / w2 if len(t) > 1 else np.zeros_like(eta0)
-    eta, etad = modal_response(t, q, modes_.omega, zeta, eta0, etad0)
+    eta, etad = modal_response(t, q, omega, zeta, eta0, etad0)
     return q, eta, etad
 
 
