@@ -304,6 +304,12 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult."""
     if out is not None and write:
         prepare_output(out)
+    if progress:  # the header: which sparse solver this run's numbers come from
+        from tqdm.auto import tqdm
+
+        from .fe.solvers import default_backend
+
+        tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}", file=sys.stderr)
     clock = _Clock()
     with clock("dynamics"):
         prep = prepare(study)
