@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -56,14 +57,11 @@ def default_backend() -> str:
     return os.environ.get("STRUCTCHECK_SOLVER") or _importable()[0]
 
 
+@lru_cache(maxsize=1)
 def _importable() -> list[str]:
     found = []
-    try:
-        import pypardiso  # noqa: F401
-
+    if _mkl_library() is not None:
         found.append("pardiso")
-    except Exception:
-        pass
     try:
         from sksparse.cholmod import cholesky  # noqa: F401
 
@@ -72,6 +70,36 @@ def _importable() -> list[str]:
         pass
     found.append("superlu")
     return found
+
+
+@lru_cache(maxsize=1)
+def _mkl_library():
+    """MKL's runtime library (ctypes.CDLL) or None: ``PYPARDISO_MKL_RT`` if set, else the ``libmkl_rt`` that the
+    ``mkl`` wheel lists among its files, else the one pypardiso finds. The wheel's file list is read first because
+    pypardiso, failing ``find_library``, globs the whole environment for it (2.4 s here)."""
+    import ctypes
+
+    path = os.environ.get("PYPARDISO_MKL_RT")
+    candidates = [path] if path else []
+    if not path:
+        try:
+            from importlib import metadata
+
+            files = [f for f in (metadata.files("mkl") or []) if "mkl_rt" in f.name]
+            candidates += [str(f.locate()) for f in sorted(files, key=lambda f: len(str(f)))]
+        except Exception:
+            pass
+    for c in candidates:
+        try:
+            return ctypes.CDLL(c)
+        except OSError:
+            pass
+    try:
+        import pypardiso
+
+        return pypardiso.ps.libmkl
+    except Exception:
+        return None
 
 
 #: MKL's constants (mkl_cbwr.h, mkl_service.h)
@@ -113,7 +141,7 @@ def mkl_settings() -> dict:
 
 
 class _Pardiso:
-    """MKL PARDISO, real SPD (mtype 2), called through ctypes on the library pypardiso located.
+    """MKL PARDISO, real SPD (mtype 2), called through ctypes on MKL's runtime library (:func:`_mkl_library`).
 
     pypardiso's own solver object is not used: it compares (or hashes) the whole matrix and converts its index
     arrays on every solve, and its default parameters add two iterative-refinement solves to every
@@ -122,10 +150,9 @@ class _Pardiso:
     def __init__(self, A: sp.csr_matrix):
         import ctypes
 
-        import pypardiso
-
+        libmkl = _mkl_library()
         self._ct = ctypes
-        self._fn = pypardiso.ps.libmkl.pardiso
+        self._fn = libmkl.pardiso
         i32p = ctypes.POINTER(ctypes.c_int32)
         self._fn.argtypes = [ctypes.POINTER(ctypes.c_int64), i32p, i32p, i32p, i32p, i32p, ctypes.c_void_p,
                              i32p, i32p, ctypes.c_void_p, i32p, i32p, i32p, ctypes.c_void_p, ctypes.c_void_p, i32p]
@@ -141,7 +168,7 @@ class _Pardiso:
         self.ia = np.r_[0, np.cumsum(np.bincount(rows[upper], minlength=self.n))].astype(np.int32) + 1
         self.pt = np.zeros(64, dtype=np.int64)  # PARDISO's handle
         self.iparm = np.zeros(64, dtype=np.int32)
-        mkl = _mkl_reproducible(pypardiso.ps.libmkl)
+        mkl = _mkl_reproducible(libmkl)
         self.iparm[0] = 1  # parameters below, not defaults
         # fill-in reordering: nested dissection (METIS); its parallel version (3) excludes CNR
         self.iparm[1] = 2 if mkl["cnr"] else 3
