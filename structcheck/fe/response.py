@@ -186,23 +186,39 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     """Largest von Mises stress [Pa] over the samples and the link of the quasi-static response
     u = U @ coeff[t] (``coeff`` (n_t, k)), without the modal part.
 
-    Von Mises is a norm of a linear function of the stress and the stress is linear in an element, so its maximum
-    over an element is at a vertex: only the vertex values of the static columns are formed (about a quarter of
-    the products of :func:`respond`)."""
+    Von Mises is a norm of a linear function of the stress, and the stress is linear in an element, so the
+    maximum over an element is at a vertex, and at a vertex p it is at most b(p) = sum_j max_t |c_j(t)| |T s_j(p)|
+    (T = VON_MISES_MATRIX, s_j the stress of unit load j). Vertices are evaluated exactly in decreasing order of
+    that bound until the bound falls below the largest value found: on paper 004's links about 0.1 % of them
+    (the peak sits in a few elements near the supports and load patches)."""
     k = coeff.shape[1]
-    S = basis.S[:k]
+    S = basis.S[:k]  # (k, 6, 4, n_elem)
     C = np.ascontiguousarray(coeff, dtype=float)
-    t_chunks, groups = _blocks(len(C), S.shape[3], 4 * 5, chunk_bytes)
-    scratch = _Scratch()
-    best = 0.0
-    for ga, n_blocks, ne in groups:
-        OP = _element_node_operator(S, ga, n_blocks, ne, von_mises=True, vertices_only=True)
-        for op in OP.reshape(n_blocks, k, -1):
-            for ta, tb in t_chunks:
-                R = np.matmul(C[ta:tb], op, out=scratch.get("R", (tb - ta, op.shape[1])))
-                vm2 = _squared_norms(R.reshape(tb - ta, 5, -1), out=scratch.get("vm2", (tb - ta, op.shape[1] // 5)))
-                best = max(best, float(vm2.max()))
-    return float(np.sqrt(best))
+    n_t, n_e = C.shape[0], S.shape[3]
+    if n_t == 0 or n_e == 0:
+        return 0.0
+    cmax = np.abs(C).max(axis=0)
+    bound = np.empty((4, n_e))
+    step = max(1, int(chunk_bytes // (k * 5 * 4 * 8)))
+    for a in range(0, n_e, step):
+        V = np.einsum("cs,ksve->kcve", VON_MISES_MATRIX, S[..., a:a + step])
+        bound[:, a:a + step] = np.einsum("k,kve->ve", cmax, np.sqrt(np.einsum("kcve,kcve->kve", V, V)))
+    bound = bound.ravel()
+    order = np.argsort(-bound, kind="stable")  # vertex point v * n_e + e
+    n_p = max(1, min(256, int(chunk_bytes // (5 * 8 * n_t))))  # points per exact evaluation
+    tc = max(1, int(chunk_bytes // (5 * 8 * n_p)))  # samples per product
+    best2 = -1.0
+    for a in range(0, len(order), n_p):
+        idx = order[a:a + n_p]
+        # the bound holds to round-off only: stop with a margin far above it
+        if best2 >= 0 and bound[idx[0]] * (1 + 1e-9) < np.sqrt(best2):
+            break
+        v, e = np.divmod(idx, n_e)
+        op = np.einsum("cs,ksp->kcp", VON_MISES_MATRIX, S[:, :, v, e]).reshape(k, -1)  # (k, 5 * n_points)
+        for ta in range(0, n_t, tc):
+            R = (C[ta:ta + tc] @ op).reshape(-1, 5, len(idx))
+            best2 = max(best2, float(_squared_norms(R).max()))
+    return float(np.sqrt(best2))
 
 
 def _node_displacement_blocks(D, C, budget):
