@@ -228,6 +228,20 @@ def _superlu(A: sp.csc_matrix) -> Callable:
     return lu.solve
 
 
+def single_thread_blas():
+    """Context in which OpenBLAS (numpy's and scipy's BLAS in their wheels) runs on one thread; a no-op without
+    threadpoolctl. For many small products (ARPACK's vectors, the stress-history blocks), where OpenBLAS's
+    threads cost more than they share. MKL is left alone: PARDISO's reproducible mode needs the same thread count
+    all along."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return ThreadpoolController().select(internal_api="openblas").limit(limits=1)
+
+
 def factorize(A: sp.spmatrix, backend: str | None = None) -> Factorization:
     """Factorize a sparse SPD matrix A (n, n).
 

@@ -14,19 +14,7 @@ import numpy as np
 import scipy.sparse.linalg as spla
 
 from ..errors import InputError
-from .solvers import factorize
-
-
-def _single_thread_blas():
-    """Context in which OpenBLAS (numpy's and scipy's BLAS in the wheels) runs on one thread; a no-op without
-    threadpoolctl. MKL is left alone: PARDISO's reproducible mode needs the same thread count all along."""
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:  # pragma: no cover - threadpoolctl is a dependency
-        from contextlib import nullcontext
-
-        return nullcontext()
-    return ThreadpoolController().select(internal_api="openblas").limit(limits=1)
+from .solvers import factorize, single_thread_blas
 
 
 @dataclass(frozen=True)
@@ -55,7 +43,7 @@ def modes(K, M, n_modes: int, factorization=None) -> Modes:
     OPinv = spla.LinearOperator((n, n), matvec=lambda x: fact.solve(x), dtype=float)
     # a fixed start vector makes the result deterministic
     v0 = np.ones(n) / np.sqrt(n)
-    with _single_thread_blas():
+    with single_thread_blas():
         w2, phi = spla.eigsh(K, k=n_modes, M=M, sigma=0.0, which="LM", OPinv=OPinv, v0=v0, tol=1e-10)
     order = np.argsort(w2)
     w2, phi = w2[order], phi[:, order]

@@ -47,3 +47,25 @@ def test_loads_on_a_second_grid_reuse_the_unit_loads():
         np.testing.assert_array_equal(reused[name].coeff, fresh[name].coeff)
         np.testing.assert_array_equal(reused[name].proximal_wrench, fresh[name].proximal_wrench)
         assert reused[name].columns == fresh[name].columns and reused[name].support == fresh[name].support
+
+
+@pytest.mark.parametrize("brittle", [False, True])
+def test_respond_in_threads_equals_one_pass(beam_basis, rng, monkeypatch, brittle):
+    """Elements split among 3 threads (small blocks, so that each thread has several) give the single pass's
+    numbers bit for bit, the indices of the maxima included."""
+    from structcheck.fe.response import respond
+
+    part, basis = beam_basis
+    coeff = rng.standard_normal((50, basis.U.shape[1])) * 100.0
+    modal = rng.standard_normal((50, basis.phi.shape[1])) * 1e-4
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "1")
+    one = respond(part, basis, coeff, modal, brittle=brittle, chunk_bytes=2e4)
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "3")
+    three = respond(part, basis, coeff, modal, brittle=brittle, chunk_bytes=2e4)
+    for field in ("vm_history", "vm_envelope_nodes", "deformation_history", "deformation_envelope"):
+        np.testing.assert_array_equal(getattr(three, field), getattr(one, field))
+    assert (three.i_time_max, three.node_max, three.max_von_mises) == (one.i_time_max, one.node_max,
+                                                                       one.max_von_mises)
+    if brittle:
+        np.testing.assert_array_equal(three.principal_history, one.principal_history)
+        np.testing.assert_array_equal(three.principal_envelope, one.principal_envelope)
