@@ -75,28 +75,36 @@ def _node_reducer(cells: np.ndarray, n_nodes: int):
 
 
 def _element_node_operator(S: np.ndarray, a: int, n_blocks: int, ne: int, von_mises: bool,
-                           vertices_only: bool = False) -> np.ndarray:
-    """Stress operators (n_blocks, n_b, c, p, ne) at the p = 10 element nodes (4 with ``vertices_only``) of
-    ``n_blocks`` consecutive blocks of ``ne`` elements from element a, from the vertex basis S (n_b, 6, 4, n_elem):
-    its 6 components, or the 5 von Mises coordinates VON_MISES_MATRIX @ s. Each block's operator is contiguous,
-    for one matrix product."""
+                           scratch: "_Scratch | None" = None) -> np.ndarray:
+    """Stress operators (n_blocks, n_b, c, 10, ne) at the 10 element nodes of ``n_blocks`` consecutive blocks of
+    ``ne`` elements from element a, from the vertex basis S (n_b, 6, 4, n_elem): its 6 components, or the
+    5 von Mises coordinates VON_MISES_MATRIX @ s. Each block's operator is contiguous, for one matrix product.
+    With ``scratch`` the result (and the work arrays) live in its reused buffers, valid until the next call."""
     n_b, b = S.shape[0], a + n_blocks * ne
-    out = np.empty((n_b, 5 if von_mises else 6, 4 if vertices_only else 10, b - a))
+    c_out = 5 if von_mises else 6
+
+    def buffer(name, shape):
+        return np.empty(shape) if scratch is None else scratch.get((name, von_mises), shape)
+
+    out = buffer("op_nodes", (n_b, c_out, 10, b - a))
     if not von_mises:
         out[:, :, :4] = S[:, :, :, a:b]
     else:  # the matrix's few nonzeros one by one (an einsum is slower on these blocks)
+        term = buffer("op_term", (n_b, 4, b - a))
         for c, row in enumerate(VON_MISES_MATRIX):
             j0, *rest = np.flatnonzero(row)
             np.multiply(S[:, j0, :, a:b], row[j0], out=out[:, c, :4])
             for j in rest:
-                out[:, c, :4] += row[j] * S[:, j, :, a:b]
-    if not vertices_only:
-        for m, (i, j) in enumerate(p2_edges()):
-            np.add(out[:, :, i], out[:, :, j], out=out[:, :, 4 + m])
-        out[:, :, 4:] *= 0.5
+                np.multiply(S[:, j, :, a:b], row[j], out=term)
+                out[:, c, :4] += term
+    for m, (i, j) in enumerate(p2_edges()):
+        np.add(out[:, :, i], out[:, :, j], out=out[:, :, 4 + m])
+    out[:, :, 4:] *= 0.5
     if n_blocks == 1:
         return out[None]
-    return np.ascontiguousarray(out.reshape(out.shape[:3] + (n_blocks, ne)).transpose(3, 0, 1, 2, 4))
+    blocks = buffer("op_blocks", (n_blocks, n_b, c_out, 10, ne))
+    np.copyto(blocks, out.reshape(out.shape[:3] + (n_blocks, ne)).transpose(3, 0, 1, 2, 4))
+    return blocks
 
 
 def _blocks(n_t: int, n_items: int, values_per_item: int, budget: float, group: int = 2048):
@@ -178,8 +186,8 @@ def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)
     groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
     scratch = _Scratch()
     for ga, n_blocks, ne in groups:
-        OP = _element_node_operator(S, ga, n_blocks, ne, von_mises=True)  # (n_blocks, n_b, 5, 10, ne)
-        OP6 = _element_node_operator(S, ga, n_blocks, ne, von_mises=False) if brittle else None
+        OP = _element_node_operator(S, ga, n_blocks, ne, True, scratch)  # (n_blocks, n_b, 5, 10, ne)
+        OP6 = _element_node_operator(S, ga, n_blocks, ne, False, scratch) if brittle else None
         for k in range(n_blocks):
             ea = ga + k * ne
             op = OP[k].reshape(OP.shape[1], -1)
