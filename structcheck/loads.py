@@ -93,40 +93,47 @@ def _require_surface(part, surface: str, link: str, why: str) -> None:
 
 
 class _Columns:
-    """Collects (unit loads (n_dof, c), coefficients (n_t, c), LoadColumns) blocks in order."""
+    """Collects (unit loads (n_dof, c), coefficients (n_t, c), LoadColumns) blocks in order. ``make_F`` is called
+    only when the unit loads are wanted (``build_F``): they do not depend on time, so a second grid reuses them."""
 
-    def __init__(self):
+    def __init__(self, build_F: bool = True):
+        self.build_F = build_F
         self.F, self.coeff, self.columns = [], [], []
 
-    def add(self, F, coeff, source, kind, components):
-        self.F.append(F)
+    def add(self, make_F, coeff, source, kind, components):
+        if self.build_F:
+            self.F.append(make_F())
         self.coeff.append(coeff)
         self.columns += [LoadColumn(source, kind, c) for c in components]
 
 
 def link_loads(chain, dyn, link: str, part, gravity, point_forces: dict | None = None,
-               payloads: dict | None = None) -> LinkLoads:
+               payloads: dict | None = None, unit_loads: np.ndarray | None = None) -> LinkLoads:
     """Unit loads and coefficient histories of ``link`` (see module docstring).
 
     ``chain`` the ClosedChain (its ``tree`` the Robot whose inertials the dynamics used; no cuts for an open
     robot); ``dyn`` its dynamics (joint wrenches of the tree's joints, then of the cut joints, and
     ``.kinematics``); ``gravity`` (3,) world [m/s^2]; ``point_forces`` maps point name -> (n_t, 3) force in world
     axes [N]; ``payloads`` maps point name -> (mass [kg], inertia (3, 3) about the point in link axes), as given
-    to the inverse dynamics.
+    to the inverse dynamics. ``unit_loads`` (n_dof, k): the F of an earlier call for the same link, robot, forces
+    and payloads on other samples, reused as it is (F does not depend on time; building it is most of the cost).
     """
     robot, kin = chain.tree, dyn.kinematics
     i = robot.link_names.index(link)
     R_wl = kin.T_world_link[:, i, :3, :3]
     g_link = np.einsum("tji,j->ti", R_wl, np.asarray(gravity, float))
-    cols = _Columns()
-    cols.add(part.body_load_basis(), body_coefficients(g_link, kin.a_origin[:, i], kin.omega[:, i],
+    cols = _Columns(build_F=unit_loads is None)
+    cols.add(part.body_load_basis, body_coefficients(g_link, kin.a_origin[:, i], kin.omega[:, i],
                                                         kin.alpha[:, i]), "body", "body", BODY_COMPONENTS)
     _interface_columns(cols, chain, dyn, link, part)
     _point_force_columns(cols, robot, kin, link, part, point_forces or {})
     _carried_mass_columns(cols, robot, kin, link, part, g_link, payloads or {})
     support, W_prox = _support(robot, dyn, link, part, gravity, point_forces)
-    return LinkLoads(F=np.hstack(cols.F), coeff=np.hstack(cols.coeff), columns=tuple(cols.columns),
-                     support=support, proximal_wrench=W_prox)
+    coeff = np.hstack(cols.coeff)
+    F = np.hstack(cols.F) if unit_loads is None else unit_loads
+    if F.shape[1] != coeff.shape[1]:
+        raise ValueError(f"link {link!r}: the reused unit loads have {F.shape[1]} columns, its loads {coeff.shape[1]}")
+    return LinkLoads(F=F, coeff=coeff, columns=tuple(cols.columns), support=support, proximal_wrench=W_prox)
 
 
 def _interface_columns(cols: _Columns, chain, dyn, link, part) -> None:
@@ -161,7 +168,8 @@ def _interface_columns(cols: _Columns, chain, dyn, link, part) -> None:
         F_l = sign * np.einsum("tji,tj->ti", R_wl, W[:, :3])
         p_l = np.einsum("tji,tj->ti", R_wl, x_w - T_wl[:, :3, 3])
         M_l = sign * np.einsum("tji,tj->ti", R_wl, W[:, 3:]) + np.cross(p_l - p_ref, F_l)
-        cols.add(part.wrench_basis(name, p_ref), np.hstack([F_l, M_l]), name, "interface", WRENCH_COMPONENTS)
+        cols.add(lambda name=name, p_ref=p_ref: part.wrench_basis(name, p_ref), np.hstack([F_l, M_l]), name,
+                 "interface", WRENCH_COMPONENTS)
 
 
 def _point_force_columns(cols: _Columns, robot, kin, link, part, point_forces: dict) -> None:
@@ -173,8 +181,8 @@ def _point_force_columns(cols: _Columns, robot, kin, link, part, point_forces: d
             continue
         _require_surface(part, pname, link, f"the patch where the force at point {pname!r} acts")
         F_world = np.broadcast_to(np.asarray(force, float), (len(R_wl), 3))
-        cols.add(part.wrench_basis(pname, np.asarray(xyz, float))[:, :3], np.einsum("tji,tj->ti", R_wl, F_world),
-                 pname, "point", FORCE_COMPONENTS)
+        cols.add(lambda pname=pname, xyz=xyz: part.wrench_basis(pname, np.asarray(xyz, float))[:, :3],
+                 np.einsum("tji,tj->ti", R_wl, F_world), pname, "point", FORCE_COMPONENTS)
 
 
 def _carried_mass_columns(cols: _Columns, robot, kin, link, part, g_link, payloads: dict) -> None:
@@ -191,11 +199,12 @@ def _carried_mass_columns(cols: _Columns, robot, kin, link, part, g_link, payloa
         a_p = kin.a_origin[:, i] + np.cross(al, r) + np.cross(w, np.cross(w, r))
         force = m * (g_link - a_p)
         if I is None:
-            cols.add(part.wrench_basis(surface, r)[:, :3], force, surface, kind, FORCE_COMPONENTS)
+            cols.add(lambda surface=surface, r=r: part.wrench_basis(surface, r)[:, :3], force, surface, kind,
+                     FORCE_COMPONENTS)
         else:
             I = np.asarray(I, float)
-            cols.add(part.wrench_basis(surface, r), np.hstack([force, -(al @ I.T + np.cross(w, w @ I.T))]),
-                     surface, kind, WRENCH_COMPONENTS)
+            cols.add(lambda surface=surface, r=r: part.wrench_basis(surface, r),
+                     np.hstack([force, -(al @ I.T + np.cross(w, w @ I.T))]), surface, kind, WRENCH_COMPONENTS)
 
 
 def _support(robot, dyn, link, part, gravity, point_forces) -> tuple[tuple[str, ...], np.ndarray]:

@@ -230,10 +230,14 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     return RigidStage(t=t, point_forces=point_forces, body=body)
 
 
-def link_loads(study: Study, prep: Prepared, rigid: RigidStage) -> dict[str, linkloads.LinkLoads]:
-    """Every FE link's unit loads and coefficient histories on the rigid stage's samples."""
+def link_loads(study: Study, prep: Prepared, rigid: RigidStage,
+               previous: dict | None = None) -> dict[str, linkloads.LinkLoads]:
+    """Every FE link's unit loads and coefficient histories on the rigid stage's samples. The unit loads do not
+    depend on time: those of ``previous`` (the loads of the same study on other samples) are reused."""
+    previous = previous or {}
     return {n: linkloads.link_loads(prep.chain, rigid.body.dynamics, n, study.parts[n], study.gravity,
-                                    rigid.point_forces, prep.payloads) for n in prep.fe_links}
+                                    rigid.point_forces, prep.payloads,
+                                    unit_loads=previous[n].F if n in previous else None) for n in prep.fe_links}
 
 
 def link_bases(study: Study, loads: dict, clock: _Clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
@@ -266,7 +270,7 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
     if not len(extra):
         return rigid, loads, notes
     fine = rigid_stage(study, prep, np.union1d(rigid.t, extra))
-    return fine, link_loads(study, prep, fine), notes
+    return fine, link_loads(study, prep, fine, previous=loads), notes
 
 
 def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads.LinkLoads,
@@ -281,7 +285,7 @@ def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads
     response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal")
     qs_max = float("nan")
     if not study.quasi_static and basis.phi.shape[1]:
-        qs_max = fe.respond(part, basis, loads.coeff, np.zeros_like(modal)).max_von_mises
+        qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element vertices
     return LinkSolution(name=name, part=part, loads=loads, basis=basis, response=response, modal=modal,
                         quasi_static_max_von_mises_pa=qs_max, equilibrium_error=eq_error)
 
@@ -301,6 +305,12 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames)."""
     if out is not None and write:
         prepare_output(out)
+    if progress:  # the header: which sparse solver this run's numbers come from
+        from tqdm.auto import tqdm
+
+        from .fe.solvers import default_backend
+
+        tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}", file=sys.stderr)
     clock = _Clock()
     with clock("dynamics"):
         prep = prepare(study)

@@ -8,12 +8,13 @@ adds the elastic-inertia correction ``phi @ modal[t]``, so u(t) = U @ coeff[t] +
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .solvers import factorize
 from .supports import submatrix
-from .transient import Modes, modal_states, modes
+from .transient import modal_states_of_loads, modes
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,17 @@ class LinkBasis:
     phi: np.ndarray
     omega: np.ndarray
     S: np.ndarray
+
+    @cached_property
+    def modal_loads(self) -> np.ndarray:
+        """phi^T F (m, k): the modal loads of the unit loads, formed once for every grid and pass."""
+        return self.phi.T @ self.F
+
+    @cached_property
+    def static_energy(self) -> np.ndarray:
+        """U^T F (k, k) [N m per unit coefficient^2]: c^T U^T F c is twice the strain energy of the static
+        response to coefficients c."""
+        return self.U.T @ self.F
 
 
 def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: dict | None = None) -> LinkBasis:
@@ -97,7 +109,11 @@ def modal_coefficients(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, dampi
 def _modal_states(basis: LinkBasis, t, coeff, damping_ratio, from_equilibrium):
     """Modal loads q, coordinates eta and rates eta' (each (n_t, m)) of the basis's load history:
     :func:`.transient.modal_states`."""
-    return modal_states(t, coeff, basis.F, Modes(basis.omega, basis.phi), damping_ratio, from_equilibrium)
+    if basis.phi.shape[1] == 0:
+        z = np.zeros((len(t), 0))
+        return z, z, z
+    return modal_states_of_loads(t, np.asarray(coeff, float) @ basis.modal_loads.T, basis.omega, damping_ratio,
+                                 from_equilibrium)
 
 
 def ringing_samples(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_ratio: float,
@@ -120,7 +136,7 @@ def ringing_samples(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_
     slope = np.diff(q, axis=0) / dt[:, None]  # q' on each step
     d = eta[:-1] - q[:-1] / w ** 2
     dd = etad[:-1] - slope / w ** 2
-    G = basis.U.T @ basis.F  # c^T G c = twice the strain energy of the static response
+    G = basis.static_energy  # c^T G c = twice the strain energy of the static response
     static = np.sqrt(np.max(np.maximum(np.einsum("ti,ij,tj->t", coeff, G, coeff), 0.0)))
     if not static > 0:
         return np.zeros(0)

@@ -4,18 +4,21 @@ of piecewise-linear modal loads, and direct Newmark integration of the full syst
 Mode acceleration: u(t) = U q_static(t) + sum_i phi_i (eta_i(t) - q_i(t) / w_i^2), with U = K^-1 F the unit-load
 solutions, q_i = phi_i^T F c(t) and eta_i'' + 2 zeta_i w_i eta_i' + w_i^2 eta_i = q_i(t). The static part is
 exact whatever the number of modes; the modes add the elastic inertia.
+
+The modal equations are integrated exactly for loads linear between the samples: the one-step maps of every step
+and mode come in closed form at once (:func:`step_maps`) and are composed by a parallel prefix scan, so the cost
+does not depend on how many distinct steps a refined grid has.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import factorial
 
 import numpy as np
-import scipy.linalg as sla
 import scipy.sparse.linalg as spla
-from scipy.signal import lfilter
 
 from ..errors import InputError
-from .solvers import factorize
+from .solvers import factorize, single_thread_blas
 
 
 @dataclass(frozen=True)
@@ -35,14 +38,17 @@ def modes(K, M, n_modes: int, factorization=None) -> Modes:
 
     ARPACK (scipy's eigsh) with a single start vector needs about n_modes + 33 back-substitutions for 20 modes
     at tol 1e-10; a block Lanczos with multi-right-hand-side solves was tried and needs more solves in total
-    than the cheaper block solves save (measured on a 290k-dof link)."""
+    than the cheaper block solves save (measured on a 290k-dof link). ARPACK's own vector operations run on one
+    OpenBLAS thread: they are too small to share, and threads that wait for a busy core made them 25x slower
+    (2.9 s against 0.12 s for 10 modes of a 48k-dof link on 2 loaded cores); the solves keep their threads."""
     n = K.shape[0]
     fact = factorization or factorize(K)
     n_modes = int(min(n_modes, n - 2))
     OPinv = spla.LinearOperator((n, n), matvec=lambda x: fact.solve(x), dtype=float)
     # a fixed start vector makes the result deterministic
     v0 = np.ones(n) / np.sqrt(n)
-    w2, phi = spla.eigsh(K, k=n_modes, M=M, sigma=0.0, which="LM", OPinv=OPinv, v0=v0, tol=1e-10)
+    with single_thread_blas():
+        w2, phi = spla.eigsh(K, k=n_modes, M=M, sigma=0.0, which="LM", OPinv=OPinv, v0=v0, tol=1e-10)
     order = np.argsort(w2)
     w2, phi = w2[order], phi[:, order]
     phi = phi / np.sqrt(np.einsum("im,im->m", phi, M @ phi))
@@ -51,75 +57,176 @@ def modes(K, M, n_modes: int, factorization=None) -> Modes:
     return Modes(omega=np.sqrt(np.maximum(w2, 0.0)), phi=phi * s)
 
 
-def _step_matrices(w, z, dt: float):
-    """Exact one-step maps for x = [eta, eta'] under a load linear over the step, x1 = Phi x0 + g0 q0 + g1 q1,
-    of every mode at once: w, z (m,) -> Phi (m, 2, 2), g0 (m, 2), g1 (m, 2) (one batched expm)."""
-    w, z = np.atleast_1d(np.asarray(w, float)), np.atleast_1d(np.asarray(z, float))
-    aug = np.zeros((len(w), 4, 4))
-    aug[:, 0, 1] = 1.0
-    aug[:, 1, 0] = -w * w
-    aug[:, 1, 1] = -2.0 * z * w
-    aug[:, 1, 2] = 1.0  # d(eta')/dt gets q
-    aug[:, 2, 3] = 1.0  # dq/dt = slope
-    E = sla.expm(aug * dt)
-    Phi, G1, G2 = E[:, :2, :2], E[:, :2, 2], E[:, :2, 3]
-    return Phi, G1 - G2 / dt, G2 / dt
+#: Terms of the power series used where the step is short (spectral radius of X h at most 1): the n-th term is
+#: below (n + 1) / n! < 1e-19 of the sum beyond it.
+_SERIES_TERMS = 24
 
 
-def _segments(t: np.ndarray, rtol=1e-9):
-    """Runs [a, b] of sample indices with constant step (b inclusive)."""
-    dt = np.diff(t)
-    cuts = np.nonzero(np.abs(np.diff(dt)) > rtol * np.maximum(dt[1:], dt[:-1]))[0] + 1
-    starts = np.r_[0, cuts]
-    ends = np.r_[cuts, len(dt)]
-    return [(int(a), int(b)) for a, b in zip(starts, ends)]  # steps a..b-1, samples a..b
+def _phi_scalar(x: np.ndarray, k: int) -> np.ndarray:
+    """phi_k(x) = sum_j x^j / (j + k)! (phi_0 = exp, phi_1 = (e^x - 1) / x, phi_2 = (e^x - 1 - x) / x^2) of real
+    x <= 0, by its series where |x| < 1 (the closed forms cancel there)."""
+    x = np.asarray(x, float)
+    out = np.empty_like(x)
+    small = np.abs(x) < 1.0
+    xs = x[small]
+    acc = np.zeros_like(xs)
+    for j in range(_SERIES_TERMS - 1, -1, -1):  # Horner
+        acc = acc * xs + 1.0 / factorial(j + k)
+    out[small] = acc
+    xl = x[~small]
+    out[~small] = (np.exp(xl), np.expm1(xl) / xl, (np.expm1(xl) - xl) / (xl * xl))[k]
+    return out
+
+
+def _phi_coefficients(a: np.ndarray, th2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """(alpha_k, beta_k) for k = 0, 1, 2, stacked (6, ...), with phi_k(Y) = alpha_k I + beta_k Y for every 2 x 2
+    Y = X h of trace -2a and determinant th2 (a = zeta w h >= 0, th2 = (w h)^2 >= 0, b2 = th2 - a^2 given
+    as (w h)^2 (1 - zeta) (1 + zeta) so that it keeps its digits near critical damping; phi_0 = exp,
+    phi_1(Y) = int_0^1 e^{sY} ds, phi_2(Y) = int_0^1 (1 - s) e^{sY} ds).
+
+    Three evaluations, each where it keeps its digits:
+    - spectral radius rho <= 1: the power series, Y^n = u_n I + v_n Y by Cayley-Hamilton (no cancellation);
+    - real eigenvalues far apart (overdamped, or w -> 0 under finite damping): divided differences of the
+      scalar phi_k at the two eigenvalues;
+    - otherwise (under- or near-critically damped, rho > 1): e^Y = e^{-a} (cos b I + sin(b)/b (Y + a I)) with
+      b^2 = th2 - a^2 (cosh/sinh when b^2 < 0, series in b^2 near 0), then phi_{k+1}(Y) = (phi_k(Y) - I/k!) Y^-1
+      with det Y = th2 >= rho^2 / 2 bounded away from 0."""
+    a, th2, b2 = np.broadcast_arrays(*(np.asarray(x, float) for x in (a, th2, b2)))
+    out = np.empty((6,) + a.shape)
+    # b2: squared imaginary part of the eigenvalues -a +- i b
+    c = np.sqrt(np.maximum(-b2, 0.0))  # their real half-split when overdamped
+    rho = np.where(b2 >= 0, np.sqrt(th2), a + c)
+    small = rho <= 1.0
+    split = ~small & (2 * c >= 0.5 * rho)
+    closed = ~small & ~split
+
+    # series: u_{n+1} = -D v_n, v_{n+1} = u_n + T v_n (Y^2 = T Y - D I), T = -2a, D = th2
+    T, D = -2.0 * a[small], th2[small]
+    u, v = np.ones_like(T), np.zeros_like(T)
+    acc = np.zeros((6,) + T.shape)
+    for n in range(_SERIES_TERMS):
+        for k in range(3):
+            f = 1.0 / factorial(n + k)
+            acc[2 * k] += f * u
+            acc[2 * k + 1] += f * v
+        u, v = -D * v, u + T * v
+    out[:, small] = acc
+
+    # well-separated real eigenvalues l1 (the smaller in magnitude, computed without cancellation) and l2
+    aa, cc = a[split], c[split]
+    l1, l2 = -th2[split] / (aa + cc), -aa - cc
+    for k in range(3):
+        f1, f2 = _phi_scalar(l1, k), _phi_scalar(l2, k)
+        beta = (f1 - f2) / (2 * cc)
+        out[2 * k, split], out[2 * k + 1, split] = f1 - l1 * beta, beta
+
+    # Cayley-Hamilton with the damped trigonometric (or hyperbolic) closed form
+    aa, bb2, D = a[closed], b2[closed], th2[closed]
+    T = -2.0 * aa
+    cosb, sinc = np.empty_like(aa), np.empty_like(aa)  # cos b, sin(b) / b, entire functions of b^2
+    near = np.abs(bb2) < 1.0
+    x = -bb2[near]
+    cs, ss = np.zeros_like(x), np.zeros_like(x)
+    for j in range(_SERIES_TERMS // 2, -1, -1):
+        cs = cs * x + 1.0 / factorial(2 * j)
+        ss = ss * x + 1.0 / factorial(2 * j + 1)
+    cosb[near], sinc[near] = cs, ss
+    E = np.exp(-aa)
+    osc = ~near & (bb2 > 0)
+    b = np.sqrt(bb2[osc])
+    cosb[osc], sinc[osc] = np.cos(b), np.sin(b) / b
+    hyp = ~near & (bb2 < 0)  # overdamped but not split (rho > 1, eigenvalues within a factor ~2)
+    cb = np.sqrt(-bb2[hyp])
+    cosb[hyp], sinc[hyp] = np.cosh(cb), np.sinh(cb) / cb
+    alpha0, beta0 = E * (cosb + aa * sinc), E * sinc
+    alpha1, beta1 = beta0 + (alpha0 - 1.0) * T / D, (1.0 - alpha0) / D
+    alpha2, beta2 = beta1 + (alpha1 - 1.0) * T / D, (1.0 - alpha1) / D
+    out[:, closed] = np.stack([alpha0, beta0, alpha1, beta1, alpha2, beta2])
+    return out
+
+
+def step_maps(omega, zeta, h):
+    """Exact one-step maps of eta'' + 2 zeta w eta' + w^2 eta = q(t), q linear over each step, for every step and
+    every mode at once: x1 = Phi x0 + g0 q0 + g1 q1 with x = [eta, eta'] [unit of q s^2, unit of q s].
+
+    ``omega`` (m,) [rad/s] >= 0, ``zeta`` (m,) >= 0 (any damping: under-, critically or over-damped), ``h`` (n,)
+    [s] > 0. Returns Phi (n, m, 2, 2) = e^{X h} with X = [[0, 1], [-w^2, -2 zeta w]], g0 (n, m, 2) and g1 (n, m, 2)
+    [s^2, s]: with B = [0, 1], G1 = int_0^h e^{X s} B ds, G2 = int_0^h (h - s) e^{X s} B ds,
+    g1 = G2 / h and g0 = G1 - g1. Closed forms, accurate to round-off for every w h (also w -> 0)."""
+    w = np.atleast_1d(np.asarray(omega, float))
+    z = np.broadcast_to(np.asarray(zeta, float), w.shape)
+    h = np.atleast_1d(np.asarray(h, float))[:, None]
+    a = z * w * h  # (n, m)
+    th2 = (w * h) ** 2
+    al0, be0, al1, be1, al2, be2 = _phi_coefficients(a, th2, th2 * ((1.0 - z) * (1.0 + z)))
+    Phi = np.empty(a.shape + (2, 2))
+    Phi[..., 0, 0] = al0
+    Phi[..., 0, 1] = be0 * h
+    Phi[..., 1, 0] = -be0 * (w * w) * h
+    Phi[..., 1, 1] = al0 - 2.0 * a * be0
+    # phi_k(Y) B = alpha_k B + beta_k Y B with Y B = [h, -2a]; G1 = h phi_1(Y) B, G2 = h^2 phi_2(Y) B
+    g1 = np.stack([be2 * h * h, (al2 - 2.0 * a * be2) * h], axis=-1)
+    d_al, d_be = al1 - al2, be1 - be2
+    g0 = np.stack([d_be * h * h, (d_al - 2.0 * a * d_be) * h], axis=-1)
+    return Phi, g0, g1
+
+
+def _affine_scan(A: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All prefix compositions of the affine steps x_{k+1} = A_k x_k + r_k: returns (P, c) with
+    x_{k+1} = P_k x_0 + c_k for every k, from A (n, m, 2, 2) and r (n, m, 2).
+
+    A Hillis-Steele scan: log2(n) vectorized rounds, each composing every step with the one d = 1, 2, 4, ...
+    steps back (no Python loop over time steps). Same rounding order on every run."""
+    n = len(A)
+    a00, a01, a10, a11 = (np.ascontiguousarray(A[..., i, j]) for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
+    c0, c1 = np.ascontiguousarray(r[..., 0]), np.ascontiguousarray(r[..., 1])
+    d = 1
+    while d < n:
+        hi, lo = slice(d, None), slice(None, n - d)
+        # (later step) o (earlier composite): A_hi A_lo, A_hi c_lo + c_hi
+        n00 = a00[hi] * a00[lo] + a01[hi] * a10[lo]
+        n01 = a00[hi] * a01[lo] + a01[hi] * a11[lo]
+        n10 = a10[hi] * a00[lo] + a11[hi] * a10[lo]
+        n11 = a10[hi] * a01[lo] + a11[hi] * a11[lo]
+        m0 = a00[hi] * c0[lo] + a01[hi] * c1[lo] + c0[hi]
+        m1 = a10[hi] * c0[lo] + a11[hi] * c1[lo] + c1[hi]
+        a00[hi], a01[hi], a10[hi], a11[hi], c0[hi], c1[hi] = n00, n01, n10, n11, m0, m1
+        d *= 2
+    P = np.stack([np.stack([a00, a01], -1), np.stack([a10, a11], -1)], -2)
+    return P, np.stack([c0, c1], -1)
 
 
 def modal_response(t: np.ndarray, q: np.ndarray, omega: np.ndarray, zeta, eta0=None, etad0=None):
     """Exact response (eta, eta_dot), each (n_t, m), of eta'' + 2 zeta w eta' + w^2 eta = q(t) for q (n_t, m)
-    piecewise linear between the samples t (n_t,) (any spacing), from rest unless eta0/etad0 (m,) are given.
+    piecewise linear between the samples t (n_t,) [s] (any spacing), from rest unless eta0/etad0 (m,) are given.
+    ``omega`` (m,) [rad/s] >= 0, ``zeta`` (m,) or a scalar >= 0 (any damping).
 
-    Within each run of constant step the exact one-step recurrence is a second-order IIR filter, applied with
-    scipy.signal.lfilter (no Python loop over time steps)."""
+    The closed-form maps of every step and mode (:func:`step_maps`) are composed by a parallel prefix scan: no
+    Python loop over time steps, whatever the spacing."""
     t = np.asarray(t, float)
     q = np.asarray(q, float)
     m = q.shape[1]
+    omega = np.broadcast_to(np.asarray(omega, float), (m,))
     zeta = np.broadcast_to(np.asarray(zeta, float), (m,))
-    if np.any(zeta >= 1) or np.any(zeta < 0):
-        raise InputError(f"modal damping ratios must be in [0, 1), got {zeta}")
+    if np.any(zeta < 0) or not np.all(np.isfinite(zeta)):
+        raise InputError(f"modal damping ratios must be finite and >= 0, got {zeta}")
+    if np.any(omega < 0) or not np.all(np.isfinite(omega)):
+        raise InputError(f"modal frequencies must be finite and >= 0 rad/s, got {omega}")
     if np.any(np.diff(t) <= 0):
         raise InputError("time samples must increase strictly")
-    eta = np.zeros_like(q)
-    etad = np.zeros_like(q)
-    x = np.zeros((m, 2))
+    x0 = np.zeros((m, 2))
     if eta0 is not None:
-        x[:, 0] = eta0
+        x0[:, 0] = eta0
     if etad0 is not None:
-        x[:, 1] = etad0
-    eta[0], etad[0] = x[:, 0], x[:, 1]
-    for a, b in _segments(t):
-        dt = t[a + 1] - t[a]
-        n = b - a  # steps
-        Phis, g0s, g1s = _step_matrices(omega, zeta, dt)
-        for i in range(m):  # a loop over modes; time is filtered
-            Phi, g0, g1 = Phis[i], g0s[i], g1s[i]
-            den = [1.0, -np.trace(Phi), np.linalg.det(Phi)]
-            qs = q[a:b + 1, i]
-            for comp in (0, 1):
-                # transfer function of component comp: e_c^T adj(zI - Phi) (g0 + g1 z) / det(zI - Phi)
-                ec = np.eye(2)[comp]
-                adj0 = np.array([[-Phi[1, 1], Phi[0, 1]], [Phi[1, 0], -Phi[0, 0]]])  # z^0 part of adj
-                r1 = ec  # z^1 part of adj is the identity
-                r0 = ec @ adj0
-                num = [r1 @ g1, r1 @ g0 + r0 @ g1, r0 @ g0]
-                # lfilter assumes the load was 0 one step before: that adds g1 q_a to the state at a. Remove
-                # it, and add the free response of the true initial state, both as the free response of z0.
-                z0 = x[i] - g1 * qs[0]
-                forced = lfilter(num, den, qs)
-                free = lfilter([r1 @ z0, r0 @ z0, 0.0], den, np.r_[1.0, np.zeros(n)])
-                out = forced + free
-                (eta if comp == 0 else etad)[a:b + 1, i] = out
-            x[i] = eta[b, i], etad[b, i]
+        x0[:, 1] = etad0
+    eta, etad = np.empty_like(q), np.empty_like(q)
+    eta[0], etad[0] = x0[:, 0], x0[:, 1]
+    if len(t) > 1:
+        Phi, g0, g1 = step_maps(omega, zeta, np.diff(t))
+        r = g0 * q[:-1, :, None] + g1 * q[1:, :, None]  # (n, m, 2)
+        P, c = _affine_scan(Phi, r)
+        x = np.einsum("kmij,mj->kmi", P, x0) + c
+        eta[1:], etad[1:] = x[..., 0], x[..., 1]
     return eta, etad
 
 
@@ -140,13 +247,18 @@ def modal_states(t, coeff, F, modes_: Modes, zeta, from_equilibrium: bool = Fals
     if m == 0:
         z = np.zeros((len(t), 0))
         return z, z, z
-    w2 = modes_.omega ** 2
-    q = coeff @ (modes_.phi.T @ F).T  # modal loads (n_t, m)
+    return modal_states_of_loads(t, coeff @ (modes_.phi.T @ F).T, modes_.omega, zeta, from_equilibrium)
+
+
+def modal_states_of_loads(t, q, omega, zeta, from_equilibrium: bool = False):
+    """:func:`modal_states` from the modal loads q (n_t, m) themselves: returns q, eta, eta' (each (n_t, m))."""
+    t = np.asarray(t, float)
+    w2 = np.asarray(omega, float) ** 2
     eta0 = etad0 = None
     if from_equilibrium:
         eta0 = q[0] / w2
         etad0 = (q[1] - q[0]) / (t[1] - t[0]) / w2 if len(t) > 1 else np.zeros_like(eta0)
-    eta, etad = modal_response(t, q, modes_.omega, zeta, eta0, etad0)
+    eta, etad = modal_response(t, q, omega, zeta, eta0, etad0)
     return q, eta, etad
 
 

@@ -19,3 +19,29 @@ def test_backends_solve_spd_system(backend, rng):
 def test_unknown_backend_is_named():
     with pytest.raises(ValueError, match="unknown sparse solver backend 'mumps'"):
         factorize(sp.eye(3), "mumps")
+
+
+def test_first_available_backend_is_the_one_used(monkeypatch):
+    """summary.json reports available_backends()[0]: it must be the backend factorize picks, also when
+    STRUCTCHECK_SOLVER chooses another."""
+    from structcheck.fe.solvers import default_backend
+
+    monkeypatch.delenv("STRUCTCHECK_SOLVER", raising=False)
+    assert available_backends()[0] == default_backend() == factorize(sp.eye(3) * 2.0).backend
+    monkeypatch.setenv("STRUCTCHECK_SOLVER", "superlu")
+    assert available_backends()[0] == default_backend() == factorize(sp.eye(3) * 2.0).backend == "superlu"
+
+
+@pytest.mark.skipif("pardiso" not in available_backends(), reason="MKL PARDISO not installed")
+def test_pardiso_runs_in_mkl_reproducible_mode(rng):
+    """PARDISO is asked for conditional numerical reproducibility (CNR) with a fixed thread count, and the same
+    system factorized twice gives the same bits."""
+    from structcheck.fe.solvers import mkl_settings
+
+    n = 3000
+    A = sp.diags([-np.ones(n - 1), 3 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1], format="csr")
+    b = rng.standard_normal((n, 4))
+    x1, x2 = factorize(A, "pardiso").solve(b), factorize(A, "pardiso").solve(b)
+    settings = mkl_settings()
+    assert settings["cnr"] and settings["threads"] >= 1
+    assert np.array_equal(x1, x2)

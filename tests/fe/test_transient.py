@@ -58,6 +58,66 @@ def test_modal_response_ramp_and_hold_matches_closed_form():
     np.testing.assert_allclose(eta, exact, rtol=0, atol=1e-12 * np.abs(exact).max())
 
 
+def _expm_maps(w, z, h):
+    """Phi, g0, g1 of one mode and step from scipy's expm of the augmented state matrix (the reference)."""
+    aug = np.zeros((4, 4))
+    aug[0, 1], aug[1, 0], aug[1, 1], aug[1, 2], aug[2, 3] = 1.0, -w * w, -2 * z * w, 1.0, 1.0
+    E = sla.expm(aug * h)
+    return E[:2, :2], E[:2, 2] - E[:2, 3] / h, E[:2, 3] / h
+
+
+@pytest.mark.parametrize("zeta", [0.0, 0.02, 0.7, 1.0 - 1e-9, 1.0, 1.0 + 1e-9, 1.3, 5.0])
+def test_step_maps_equal_expm_of_the_state_matrix(zeta):
+    """The closed-form maps of random steps and modes (w h from 1e-4 to 30, w -> 0 included) against expm.
+    Compared in the scaled state (s eta, eta') with s = max(w, 1/h), where every entry is O(1): a relative
+    error there is what the response loses; expm's own error grows with w h, so w h stays below 30."""
+    from structcheck.fe.transient import step_maps
+
+    rng = np.random.default_rng(7)
+    h = 10 ** rng.uniform(-5, -1, 12)
+    w = np.r_[0.0, 1e-8, 10 ** rng.uniform(0, 4, 16)]
+    Phi, g0, g1 = step_maps(w, zeta, h)
+    assert Phi.shape == (12, 18, 2, 2) and g0.shape == g1.shape == (12, 18, 2)
+    n_checked = 0
+    for i, hh in enumerate(h):
+        for j, ww in enumerate(w):
+            if ww * hh > 30:
+                continue
+            s = np.array([max(ww, 1 / hh), 1.0])
+            P_ref, g0_ref, g1_ref = _expm_maps(ww, zeta, hh)
+            scaled = [(Phi[i, j] * s[:, None] / s, P_ref * s[:, None] / s), (g0[i, j] * s, g0_ref * s),
+                      (g1[i, j] * s, g1_ref * s)]
+            for got, ref in scaled:
+                np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12 * np.abs(ref).max())
+            n_checked += 1
+    assert n_checked > 150
+
+
+def test_modal_response_any_damping_does_not_depend_on_the_sampling():
+    """Over-, critically and under-damped modes and w = 0 (a free mass) under a smooth load sampled on an
+    irregular grid: the exact response does not depend on where the samples are, so the same load linear
+    between the samples of a grid and of its refinement (every step split in three, the load interpolated)
+    gives the same response at the common samples."""
+    from structcheck.fe.transient import modal_response
+
+    rng = np.random.default_rng(3)
+    t = np.r_[0.0, np.cumsum(rng.uniform(1e-4, 3e-3, 400))]
+    w = np.array([0.0, 30.0, 300.0, 3000.0, 60.0])
+    z = np.array([0.0, 2.0, 1.0, 0.05, 0.999999])
+    q = np.sin(np.outer(t, [3.0, 17.0, 40.0, 5.0, 11.0])) + 1.0
+    fine = np.sort(np.r_[t, t[:-1] + np.diff(t) / 3, t[:-1] + 2 * np.diff(t) / 3])
+    q_fine = np.column_stack([np.interp(fine, t, q[:, i]) for i in range(5)])
+    eta, etad = modal_response(t, q, w, z, eta0=np.full(5, 1e-3), etad0=np.full(5, -2e-2))
+    eta_f, etad_f = modal_response(fine, q_fine, w, z, eta0=np.full(5, 1e-3), etad0=np.full(5, -2e-2))
+    at = np.searchsorted(fine, t)
+    # each mode relative to its own largest value
+    assert np.max(np.abs(eta_f[at] - eta) / np.abs(eta).max(axis=0)) < 1e-11
+    assert np.max(np.abs(etad_f[at] - etad) / np.abs(etad).max(axis=0)) < 1e-11
+    # the free mass (w = 0, no damping): eta' = etad0 + int q, exact for the trapezoid rule on a linear q
+    np.testing.assert_allclose(etad[:, 0], -2e-2 + np.r_[0, np.cumsum(np.diff(t) * (q[1:, 0] + q[:-1, 0]) / 2)],
+                               rtol=1e-12)
+
+
 def test_from_equilibrium_keeps_a_constant_load_static(beam_basis):
     """Under loads constant in time, a link started in its static equilibrium stays there (zero correction);
     started from rest it oscillates about it with up to twice the static deflection (undamped step)."""
