@@ -12,8 +12,8 @@ from helpers import SMALL_STUDY, write_small_study
 from structcheck.cli import main
 from structcheck.errors import InputError
 from structcheck.results import read_summary
-from structcheck.sweep import (INPUTS_FILE, METRICS, file_sha256, is_up_to_date, parse_param, parse_value,
-                               read_sweep_csv, sweep, variant_name)
+from structcheck.sweep import (INPUTS_FILE, METRICS, file_sha256, is_up_to_date, local_executor, parse_param,
+                               parse_value, read_sweep_csv, sweep, variant_name)
 
 PARAMS = {"tip_force_n": [100, 2000.0], "gravity_z": [0, -9.81]}
 OPTIONS = {"vtk": False, "plots": True}
@@ -36,6 +36,23 @@ class Counting(cf.ThreadPoolExecutor):
     def submit(self, fn, /, *args, **kwargs):
         self.folders.append(Path(args[2]).name)
         return super().submit(fn, *args, **kwargs)
+
+
+class CountingPool(cf.Executor):
+    """The local pool of two workers that ``sweep(..., workers=2)`` uses, recording the folder of every variant
+    submitted. The same pool as the first sweep, hence the same BLAS/MKL thread count per worker: PARDISO's
+    reproducible mode gives the same bits for the same thread count only (a 4- and an 8-thread run of the tiny
+    study differ by 5e-11 relative), so an in-process rerun on a many-core machine would not be bit-equal."""
+
+    def __init__(self):
+        self.pool, self.folders = local_executor(2), []
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.folders.append(Path(args[2]).name)
+        return self.pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        self.pool.shutdown(wait, cancel_futures=cancel_futures)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +113,7 @@ def test_rerun_skips_up_to_date_variants_and_reruns_the_others(swept, tmp_path):
     names = [r["variant"] for r in first.rows]
     shutil.rmtree(out / names[0])
     (out / names[3] / INPUTS_FILE).write_text("{corrupt")
-    ex = Counting()
+    ex = CountingPool()
     with ex:
         third = sweep(study, PARAMS, out, ex, progress=False)
     assert sorted(ex.folders) == sorted([names[0], names[3]])
