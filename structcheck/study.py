@@ -17,9 +17,9 @@ import importlib.util
 import sys
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -72,6 +72,12 @@ class Study:
     output frames, every breakpoint of the laws, ``min_ramp_samples`` samples across every ramp, at most
     ``max_step_s`` [s] between samples (default: a quarter of the frame spacing), and samples added wherever a
     link's modes ring after a fast load change (``analysis.ringing_samples``).
+
+    Study-specific results (a paper's own tables, identification errors, ...) come from two optional hooks:
+    ``summary_extra(result)`` returns a mapping merged into ``summary.json`` (nested mappings key by key, e.g.
+    ``{"checks": {"fk_table_max_error_mm": 1e-12}}``; a key the run already wrote is an error), and
+    ``write_extra(result, folder)`` writes further files into the results folder while it is being written (so
+    they are part of the same atomic folder). ``result`` is the run's ``RunResult``.
     """
 
     name: str
@@ -96,6 +102,8 @@ class Study:
     max_step_s: float | None = None
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
+    write_extra: Callable[[RunResult, Path], Any] | None = None
 
 
 def load_study(path: str | Path, **params) -> Study:
@@ -350,6 +358,41 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
         tool_point_deflection=tool.deflection if tool else None)
+    if study.summary_extra is not None:
+        extra = _study_hook(study, "summary_extra", result)
+        result = replace(result, summary=merge_summary(result.summary, extra, study.name))
     if out is not None and write:
-        write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format)
+        extra_files = None if study.write_extra is None else \
+            (lambda res, folder: _study_hook(study, "write_extra", res, folder))
+        write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
+                      extra_files=extra_files)
     return result
+
+
+def _study_hook(study: Study, name: str, *args):
+    """Call the study's hook ``name``; an exception in it is reported as an InputError naming study and hook."""
+    try:
+        return getattr(study, name)(*args)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"study {study.name!r}: its {name} hook failed: {type(exc).__name__}: {exc}") from exc
+
+
+def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_name: str, where: str = "") -> dict:
+    """``summary`` with ``extra`` merged in: nested mappings key by key, new keys added; InputError when ``extra``
+    would replace a value the run computed (``where`` is the dotted path so far, for the message)."""
+    if not isinstance(extra, Mapping):
+        raise InputError(f"study {study_name!r}: summary_extra must return a mapping (dict), got "
+                         f"{type(extra).__name__}{' at ' + where if where else ''}")
+    merged = dict(summary)
+    for key, value in extra.items():
+        path = f"{where}.{key}" if where else str(key)
+        if key not in merged:
+            merged[key] = value
+        elif isinstance(merged[key], Mapping) and isinstance(value, Mapping):
+            merged[key] = merge_summary(merged[key], value, study_name, path)
+        else:
+            raise InputError(f"study {study_name!r}: summary_extra sets {path!r}, which the run already wrote; "
+                             f"choose another key")
+    return merged

@@ -20,7 +20,8 @@ No payload (the paper's J4 carries no fixture); ``payload_kg`` puts a point mass
 FE: our own 6061 parts (meshes/make_mg400_meshes.py), each part's density set so that its mass equals Table 6
 (the study's FE run then takes the centres of mass and inertias from the meshes, so that the FE loads balance).
 The paper comparisons (Tables 3, 4, 7, the three planners on the Table 6 model) are in :func:`paper_checks`;
-``python studies/mg400.py --out DIR`` writes them to ``DIR/mg400.json`` next to the runner's results.
+every run puts them in its ``summary.json`` (``fk_table_max_error_mm``, ``ik_table_max_error_deg``,
+``path_deviation_max_mm`` per planner, the rest under ``paper002``).
 
     python studies/mg400.py [--out DIR] [--planner quintic|bspline|minimum_jerk] [--payload-kg 0]
 """
@@ -336,7 +337,7 @@ def planner_report(chain, planner, n_t=1121, motor_chain=None):
 
 
 def paper_checks(n_t: int = 1121) -> dict:
-    """The comparisons with paper 002 on the Table 6 model (the content of mg400.json): Tables 3 and 4 by the
+    """The comparisons with paper 002 on the Table 6 model (what :func:`paper_summary` puts in summary.json): Tables 3 and 4 by the
     model's own FK and IK, and for each planner :func:`planner_report` (Table 7's path error and the rest)."""
     chain = mechanism(start_pose())
     motor_chain = mechanism(start_pose(), actuated=MOTOR_J3)
@@ -389,33 +390,22 @@ def build(planner: str = "quintic", payload_kg: float = 0.0, n_frames: int = 57)
         t_end=T_END, n_frames=n_frames, payloads=payloads, damping_ratio=0.02, n_modes=6,
         required_safety_factor=1.5,
         description=f"Paper 002 DOBOT MG400, palletizing cycle A-B1-C1-D1-B2-C2-D2, {planner} joint trajectory",
-        parameters={"planner": planner, "payload_kg": payload_kg, "n_frames": n_frames})
+        parameters={"planner": planner, "payload_kg": payload_kg, "n_frames": n_frames},
+        summary_extra=paper_summary)
+
+
+def paper_summary(result=None, n_t: int = 1121) -> dict:
+    """The keys :func:`paper_checks` adds to a run's summary.json (the run's own ``checks`` hold its planner's loop
+    closure and power balance; the three planners' are under ``paper002.planners``)."""
+    d = paper_checks(n_t)
+    d.pop("checks")
+    top = ("fk_table_max_error_mm", "ik_table_max_error_deg", "path_deviation_max_mm")
+    return {**{k: d.pop(k) for k in top}, "paper002": d}
 
 
 study = build()
 
-def write_paper_checks(out, n_t: int = 1121) -> Path:
-    """Write :func:`paper_checks` as ``mg400.json`` into the results folder ``out``; return its path."""
-    import json
-
-    from structcheck.results.summary import plain
-
-    path = Path(out) / "mg400.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(plain(paper_checks(n_t)), indent=2) + "\n")
-    return path
-
-
 if __name__ == "__main__":  # --out DIR, --planner, --payload-kg; exit 0 pass, 1 fail, 2 bad input
-    import argparse
-
     from structcheck.cli import main_for_study
 
-    status = main_for_study(build, default=study)
-    if status in (0, 1):  # the runner wrote its folder: add the paper comparisons beside summary.json
-        ap = argparse.ArgumentParser(add_help=False)
-        ap.add_argument("--out")
-        ap.add_argument("--planner", default="quintic")
-        args, _ = ap.parse_known_args()
-        write_paper_checks(Path(args.out) if args.out else Path("results") / f"mg400_{args.planner}")
-    sys.exit(status)
+    sys.exit(main_for_study(build, default=study))

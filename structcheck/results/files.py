@@ -27,6 +27,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 from ..errors import InputError
 from .data import RunResult
@@ -55,10 +56,12 @@ def prepare_output(out: str | os.PathLike) -> Path:
 
 
 def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, plots: bool = True,
-                  progress: bool = False, vtk_format: str = "hdf") -> Path:
+                  progress: bool = False, vtk_format: str = "hdf",
+                  extra_files: Callable[[RunResult, Path], Any] | None = None) -> Path:
     """Write the whole results folder for ``run`` into ``out`` atomically; return the folder path.
 
     ``vtk_format`` is ``"hdf"`` (VTKHDF time series, default) or ``"pvd"`` (a VTK XML file per link and frame).
+    ``extra_files(run, folder)`` writes a study's own files into the folder being written.
 
     Everything is written into a temporary sibling folder, ``summary.json`` last and complete (with the time
     all the writing took, under ``timings_s.write``), and the folder is then moved into place."""
@@ -74,6 +77,8 @@ def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, p
             from .plots import write_plots
 
             write_plots(run, tmp / "plots")
+        if extra_files is not None:
+            extra_files(run, tmp)
         timings = {**run.summary.get("timings_s", {}), "write": time.perf_counter() - t0}
         write_summary({**run.summary, "timings_s": timings}, tmp / "summary.json")
         if out.exists():

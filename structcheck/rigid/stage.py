@@ -17,7 +17,8 @@ class RigidBody:
     """The rigid-body stage of a run: every tree coordinate's ``q``, ``qd``, ``qdd`` (n_t, n_coords) in the
     tree's ``dof_names`` order, ``tau`` (n_t, n_coords) actuator torques/forces (0 on passive joints), the
     ``dynamics`` (joint wrenches of every joint, cut joints of closed chains last, and the link kinematics), the
-    checks (``power_balance``, rigid-body ``equilibrium``, relative), the ``cuts`` of a closed chain (() for an
+    checks (``power_balance``, rigid-body ``equilibrium``, relative; ``loop_closure``: the largest position
+    residual of any cut joint over the motion [m], 0 for an open tree), the ``cuts`` of a closed chain (() for an
     open tree), ``undetermined`` (n_joints, 6) bool: wrench components a redundant loop (or a URDF mimic
     coupling) leaves undetermined (all False when there are none), and the rigid-body stage's ``warnings``
     (a tuple, maybe empty)."""
@@ -32,6 +33,7 @@ class RigidBody:
     cuts: tuple
     undetermined: np.ndarray
     warnings: tuple
+    loop_closure: float = 0.0
 
 
 def as_chain(robot) -> ClosedChain:
@@ -65,5 +67,6 @@ def rigid_body(chain, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, payloads
     tau[:, chain.plan.act] = dyn.tau
     pb = cc.power_balance(chain, dyn, gravity, point_forces)
     eq = float(np.nanmax(cc.link_equilibrium(chain, dyn, gravity, point_forces)))
+    closure = float(np.max(cc.loop_residuals(chain, motion.q).position, initial=0.0))
     return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined,
-                     tuple(dyn.warnings))
+                     tuple(dyn.warnings), closure)

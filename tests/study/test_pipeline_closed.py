@@ -86,5 +86,6 @@ def test_moving_parallelogram_balances(parts):
     assert checks["power_balance_rel_error"] < 1e-8
     assert checks["equilibrium_rel_error"] < 1e-8
     assert checks["rigid_body_equilibrium_rel_error"] < 1e-10
+    assert 0.0 <= checks["loop_closure_residual"] < 1e-10  # [m], the cut joint's gap over the motion
     # passive joints carry no actuator torque
     assert np.all(res.tau[:, names.index("joint2")] == 0) and np.all(res.tau[:, names.index("joint3")] == 0)
