@@ -50,7 +50,7 @@ CYLINDERS = ("d4", "d7")
 
 
 def _tube(name, r_out, r_in, length, along_x=True):
-    """A thin-walled steel tube link (barrel, column) of ``length`` [m] from its frame origin along x (or z):
+    """A steel tube link (barrel, column) of ``length`` [m] from its frame origin along x (or z):
     mass, COM and inertia about the COM in the link frame (closed-form thick-walled tube)."""
     m = 7850.0 * np.pi * (r_out ** 2 - r_in ** 2) * length
     axial = m / 2 * (r_out ** 2 + r_in ** 2)
@@ -61,10 +61,9 @@ def _tube(name, r_out, r_in, length, along_x=True):
 
 
 def default_links() -> dict:
-    """Links without an FE mesh (steel tubes, oil and end caps neglected): the column (200 x 20 mm tube to B),
-    the barrels (80 x 10 mm and 60 x 7.5 mm tubes, the rods' bores 60 and 45 mm). The boom, arm and rods get
-    their inertials from their meshes in the study; these placeholders (same meshes' values) serve the rigid
-    model alone."""
+    """All links: those without an FE mesh as steel tubes (oil and end caps neglected): the column (200 x 20 mm
+    tube up to B), the barrels (80 x 10 mm and 60 x 7.5 mm tubes: bores 60 and 45 mm for the 40 and 30 mm rods);
+    the boom, arm and rods with their meshes' mass properties (as the run takes them)."""
     links = {"column": _tube("column", 0.10, 0.08, meshes.L1, along_x=False),
              "barrel_1": _tube("barrel_1", 0.040, 0.030, meshes.L3),
              "barrel_2": _tube("barrel_2", 0.030, 0.0225, meshes.L6)}
@@ -124,7 +123,7 @@ def _columns(names, arr, which):
     return arr[:, [list(names).index(n) for n in which]]
 
 
-def compare_methods(chain: cc.ClosedChain, t, q, qd, qdd, tau, cut_wrenches) -> dict:
+def compare_methods(chain: cc.ClosedChain, t, q, qd, qdd, tau, cut_wrenches) -> tuple[dict, dict]:
     """The paper's method (studies/paper001_lagrange.py) against our cut-joint solver along a run: ``q``, ``qd``,
     ``qdd``, ``tau`` (n, n_coords) in ``chain.tree.dof_names`` order, ``cut_wrenches`` (n, 2, 6) of ``pin_C`` and
     ``pin_G`` (rod frames). Returns the histories (dict of arrays) and the largest differences."""
@@ -144,7 +143,7 @@ def compare_methods(chain: cc.ClosedChain, t, q, qd, qdd, tau, cut_wrenches) -> 
         pins[:, 2 * k] = np.cos(a) * f[:, 0] - np.sin(a) * f[:, 1]
         pins[:, 2 * k + 1] = np.sin(a) * f[:, 0] + np.cos(a) * f[:, 1]
     scale = np.abs(F_paper).max(axis=0)
-    hist = {"t": t, "s": s, "F_paper": F_paper, "F_ours": F_ours, "lam": L["lam"], "pins_ours": pins,
+    hist = {"t": t, "s": s, "sd": L["sd"], "F_paper": F_paper, "F_ours": F_ours, "lam": L["lam"], "pins_ours": pins,
             "tau1_paper": L["tau"][:, 0], "f": lagrange.constraints(GEOMETRY, s_ours)}
     err = {
         "cylinder_force_max_rel_difference": float((np.abs(F_ours - F_paper).max(axis=0) / scale).max()),
@@ -173,16 +172,11 @@ def _run_histories(result, chain):
     cut = [result.joint_names.index(n) for n in chain.cut_names]
     hist, err = compare_methods(chain, result.t, result.q, result.qd, result.qdd, result.tau,
                                 result.joint_wrenches[:, cut])
-    hist["E"], hist["E_velocity"] = end_point(hist["s"], lagrange_rates(chain, result))
+    hist["E"], hist["E_velocity"] = end_point(hist["s"], hist["sd"])
     T = chain.tree.forward_kinematics(result.q)[:, chain.tree.link_names.index("arm")]
     E_tree = T[:, :3, 3] + T[:, :3, 0] * meshes.L5
     err["end_point_max_difference_m"] = float(np.abs(E_tree - hist["E"]).max())
     return hist, err
-
-
-def lagrange_rates(chain, result):
-    """s' (n, 7) of the run in the paper's order (the run's own rates; the comparison checks them)."""
-    return _columns(chain.tree.dof_names, result.qd, lagrange.S_NAMES)
 
 
 def paper_summary(result, chain) -> dict:
@@ -261,18 +255,9 @@ def _plot(hist, path):
 
 
 # ------------------------------------------------------------------------------------------------ the FE study
-def mesh_chain(parts_: dict) -> cc.ClosedChain:
-    """The mechanism with the FE parts' mass properties (what the run uses when inertia comes from meshes)."""
-    links = default_links()
-    for name, part in parts_.items():
-        mp = part.mass_properties()
-        links[name] = Link(name, mp.mass, tuple(mp.com), tuple(map(tuple, mp.inertia_com)))
-    return mechanism(links)
-
-
 def build(n_frames: int = 51, damping_ratio: float = 0.02) -> Study:
     """Paper 001's motion over 10 s with ``n_frames`` output frames and modal ``damping_ratio``."""
-    chain = mesh_chain(PARTS)
+    chain = mechanism()  # the parts' mass properties: those the run takes from the meshes
     return Study(
         name="hydraulic_arm", robot=chain, motion=MOTION, parts=PARTS, t_end=T_END, n_frames=n_frames,
         damping_ratio=damping_ratio, n_modes=6, required_safety_factor=1.5,

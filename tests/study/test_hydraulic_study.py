@@ -164,4 +164,7 @@ def test_study_end_to_end_shortened(tmp_path):
     assert csv["t_s"][-1] == pytest.approx(ha.T_END)
     np.testing.assert_allclose(csv["F4_n"], csv["F4_lagrange_n"], rtol=1e-8)
     np.testing.assert_allclose(csv["d7_m"], 0.1 + 0.02 * csv["t_s"], atol=1e-12)  # the paper's input
+    for a in "xyz":  # the end point's velocity (eq. 1 differentiated) against differences of its path
+        v = np.gradient(csv[f"{a}_E_m"], csv["t_s"])  # second order in the 50 ms step: ~1e-4 m/s
+        np.testing.assert_allclose(v[1:-1], csv[f"{a}d_E_m_s"][1:-1], atol=1e-3)
     assert (tmp_path / "paper001.png").stat().st_size > 10_000
