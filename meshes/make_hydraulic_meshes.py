@@ -3,8 +3,8 @@
     python meshes/make_hydraulic_meshes.py [--out DIR] [--size-factor 1.0]
 
 The paper names the lengths l1, l10, l11, l2, l21, l22, l23, l3, l4, l5, l51, l6, l7 (its Fig. 1, Tables 1-3 and
-the centres of mass after eq. (12)) but its published text does not give their values; ours are below (see
-docs/paper001.md). Every pin sits on its link's centre line, as in the paper's constraint equations (4) and (6).
+the centres of mass after eq. (12)); its text does not list their values, but its inverse-kinematics example
+determines all but l4, l7 and the split of l11/l22 (below; docs/paper001.md). The shapes and sections are ours. Every pin sits on its link's centre line, as in the paper's constraint equations (4) and (6).
 Each part is built in its link frame: x along the link, z along the pin axes (horizontal, normal to the arm's
 plane), y = z x x. Lengths in m.
 
@@ -32,20 +32,25 @@ from structcheck.errors import InputError
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "hydraulic"
 
-# lengths [m] (paper 001's names; values ours, docs/paper001.md)
-L1 = 1.20    # column: ground to the boom pivot B
-L11 = 0.25   # column: the first cylinder's pivot A below B
+# lengths [m] (paper 001's names). Recovered from the paper's inverse-kinematics example (the closed-form end-point
+# path after its eq. 9, which is the forward kinematics of its section 2.2 inputs written out): its terms
+# sqrt(9600^2 - (t (t + 200))^2) and sqrt(1600^2 - ((t + 25)^2 - 2000)^2) are cos(theta2) and sin(theta5) by
+# eqs. (5), (7) with l3 = l6 = 0.4, l11^2 + l22^2 = 0.25, 2 l11 l22 = 0.24, l21^2 + l51^2 = 0.8, 2 l21 l51 = 0.64;
+# its z_E polynomial t^4/12800000 + t^3/51200 + 377 t^2/512000 - 23 t/2560 + 7/10 gives l5 = 1.2, l2 = 0.6,
+# l1 = 0.7 (docs/paper001.md). Which of l11, l22 is 0.3 the path cannot tell (ours: l11); l21 = 0.4 <= l2.
+L1 = 0.70    # column: ground to the boom pivot B
+L11 = 0.30   # column: the first cylinder's pivot A below B
 L10 = L1 - L11
-L2 = 1.00    # boom: B to the elbow F
-L22 = 0.35   # boom: B to the rod eye C
-L21 = 0.50   # boom: the second cylinder's pivot H behind F
+L2 = 0.60    # boom: B to the elbow F
+L22 = 0.40   # boom: B to the rod eye C
+L21 = 0.40   # boom: the second cylinder's pivot H behind F
 L23 = L2 - L21
 L3 = 0.40    # first cylinder's barrel: A to its mouth (the rod eye C is l3 + d4 from A)
-L4 = 0.40    # first cylinder's rod: eye C to the piston end
-L5 = 0.80    # arm: F to the end point E
-L51 = 0.35   # arm: F to the rod eye G
+L4 = 0.40    # first cylinder's rod: eye C to the piston end (ours)
+L5 = 1.20    # arm: F to the end point E
+L51 = 0.80   # arm: F to the rod eye G
 L6 = 0.40    # second cylinder's barrel: H to its mouth
-L7 = 0.40    # second cylinder's rod
+L7 = 0.40    # second cylinder's rod (ours)
 
 Z = (0.0, 0.0, 1.0)
 
@@ -70,8 +75,8 @@ def _pinned_bar(b, pins, names, height, width, r_boss, r_bore, x0=None, x1=None)
 
 
 def boom(b):
-    """Boom: 120 x 60 mm solid steel bar from B to F; 75 mm radius bosses 70 long, 25 mm bores."""
-    _pinned_bar(b, [0.0, L22, L23, L2], ["theta2", "pin_C", "theta6", "theta5"], 0.12, 0.06, 0.075, 0.025)
+    """Boom: 120 x 60 mm solid steel bar from B to F; 70 mm radius bosses 70 long, 25 mm bores."""
+    _pinned_bar(b, [0.0, L22, L23, L2], ["theta2", "pin_C", "theta6", "theta5"], 0.12, 0.06, 0.070, 0.025)
 
 
 def arm(b):

@@ -1,5 +1,7 @@
-"""Paper 001 (Chu Anh My, Vu Minh Hoan 2019, Vietnam Journal of Mechanics 41(2)): a serial arm driven by two
-hydraulic cylinders that close the local loops ABCD and EFGH, rigid-body to FE.
+"""Paper 001 (Chu Anh My, Vu Minh Hoan 2019): a serial arm driven by two hydraulic cylinders, rigid-body to FE.
+
+Source: Kinematic and dynamic analysis of a serial manipulator with local closed loop mechanisms, Vietnam Journal of
+Mechanics 41(2), 141-155. The two cylinders close the local loops ABCD and EFGH.
 
 Mechanism (paper's Fig. 1, Tables 1-3): a column turning about the vertical (theta1), a boom on it (theta2 at
 B), an arm on the boom (theta5 at the elbow F). The first cylinder (barrel link 3 on the column at A, theta3;
@@ -10,8 +12,8 @@ are prismatic actuated coordinates). Each planar loop of spatial revolutes has 3
 pin forces along the pin axes and the out-of-plane moments are marked undetermined.
 
 Motion (paper section 2.2): theta1 = pi/18 t, d4 = 0.1 + 0.005 t, d7 = 0.1 + 0.02 t [rad, m, s], 0 <= t <= 10 s
-(its Figs. 7 and 8 show t = 0 and t = 10 s). The paper's lengths and masses are in its figures, not in its text:
-ours are in meshes/make_hydraulic_meshes.py and docs/paper001.md.
+(its Figs. 7 and 8 show t = 0 and t = 10 s). The lengths are the paper's, recovered from its inverse-kinematics
+example (meshes/make_hydraulic_meshes.py, docs/paper001.md); the masses, sections and the rods' lengths are ours.
 
 The cylinder forces and the pin forces at C and G are also computed by the paper's own method (Lagrange's
 equations with multipliers for f1..f4, then the multipliers eliminated; studies/paper001_lagrange.py); every run

@@ -193,11 +193,12 @@ def _gamma(geom, s, sd):
 
 def dependent_angles(geom: Geometry, q):
     """theta2, theta3, theta5, theta6 (n, 4) [rad] in closed form (eqs. 5, 7) from q = (theta1, d4, d7) (n, 3):
-    the branch with the boom's theta2 in (-90, 90) deg and the arm folded below the boom (theta5 < 0)."""
+    the branch with the boom's theta2 in (-90, 90) deg and the arm folded back over the boom (0 < theta5 < 180
+    deg), the paper's (its end-point path, Figs. 2-3, lies above the boom)."""
     L4, L7 = geom.l3 + q[:, 1], geom.l6 + q[:, 2]
     t2 = np.arcsin((L4 ** 2 - geom.l11 ** 2 - geom.l22 ** 2) / (2 * geom.l11 * geom.l22))
     t3 = np.arctan2(geom.l22 * np.sin(t2) + geom.l11, geom.l22 * np.cos(t2))
-    t5 = -np.arccos((L7 ** 2 - geom.l51 ** 2 - geom.l21 ** 2) / (2 * geom.l51 * geom.l21))
+    t5 = np.arccos((L7 ** 2 - geom.l51 ** 2 - geom.l21 ** 2) / (2 * geom.l51 * geom.l21))
     t6 = np.arctan2(geom.l51 * np.sin(t5), geom.l51 * np.cos(t5) + geom.l21)
     return np.stack([t2, t3, t5, t6], axis=1)
 
