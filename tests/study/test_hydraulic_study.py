@@ -101,6 +101,30 @@ def test_end_point_follows_the_papers_path(chain):
     assert E[:, 2].min() > 1.2 and E[:, 2].max() < 2.0
 
 
+def test_papers_inverse_kinematics_recovers_its_inputs():
+    """The paper's inverse kinematics (eqs. 8, 9) with our recovered lengths, applied to its published path,
+    returns its inputs (its Figs. 5, 6): theta1 = pi t/18 (eq. 8's arcsin, up to 90 deg), d4 = 0.1 + 0.005 t,
+    d7 = 0.1 + 0.02 t. Eq. (9)'s p = l5 sqrt(1 - C^2) >= 0 is the branch 0 < theta5 < 180 deg; of its two roots
+    sin(theta2) we keep the one with cos(theta2) = (m - n sin(theta2)) / p > 0."""
+    g = ha.GEOMETRY
+    t = np.linspace(0.05, ha.T_END, 200)
+    x, y, z = paper_end_point(t).T
+    A = y / x
+    th1 = np.arcsin(np.sqrt(A ** 2 / (1 + A ** 2)))
+    B = np.sin(th1)
+    C = ((y / B) ** 2 + (z - g.l1) ** 2 - g.l2 ** 2 - g.l5 ** 2) / (2 * g.l2 * g.l5)  # cos(theta5)
+    m, n, p = z - g.l1, g.l5 * C + g.l2, g.l5 * np.sqrt(1 - C ** 2)
+    root = np.sqrt(m ** 2 * n ** 2 - (n ** 2 + p ** 2) * (m ** 2 - p ** 2))
+    s2 = np.stack([(m * n + root) / (n ** 2 + p ** 2), (m * n - root) / (n ** 2 + p ** 2)])
+    s2 = np.where((m - n * s2[0]) / p > 0, s2[0], s2[1])
+    d4 = np.sqrt(2 * g.l11 * g.l22 * s2 + g.l11 ** 2 + g.l22 ** 2) - g.l3
+    d7 = np.sqrt(2 * g.l51 * g.l21 * C + g.l51 ** 2 + g.l21 ** 2) - g.l6
+    np.testing.assert_allclose(d4, 0.1 + 0.005 * t, atol=1e-12)
+    np.testing.assert_allclose(d7, 0.1 + 0.02 * t, atol=1e-12)
+    below = np.pi * t / 18 < np.pi / 2 - 0.05  # arcsin returns theta1 only up to 90 deg (t = 9 s)
+    np.testing.assert_allclose(th1[below], np.pi * t[below] / 18, atol=1e-10)
+
+
 def test_paper_method_agrees_with_cut_joints(chain, along):
     """Cylinder forces F4, F7 and the rod-eye pin forces (the multipliers lambda1..4) by the two methods."""
     t, mo, dyn = along
