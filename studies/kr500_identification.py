@@ -11,16 +11,32 @@ others locked, 2 s in 100 steps. See docs/paper003.md for the assumptions (initi
 2. Whole robot, standard method: base parameters (QR with column pivoting) identified from joint torques on a
    Fourier excitation optimized for the condition number, validated on a second trajectory.
 3. The joint reaction forces at 1.5 s (the paper's sect. 3.2 Lagrange multipliers).
+4. The six steel cylinders as FE parts (meshes/kr500, each part's density set so that its mass is Table 2's)
+   along the paper's motion: a Study like the others, whose summary.json also holds the identification
+   (``identification``, ``bodies``, ``reactions_at_1_5_s``) and whose folder holds table4.csv,
+   base_parameters.csv and identification.png.
 
-    python studies/kr500_identification.py [--out DIR]
+    python studies/kr500_identification.py [--out DIR] [--n-frames 41]
+    structcheck run studies/kr500_identification.py
 """
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
+from pathlib import Path
+
 import numpy as np
 
+from structcheck.fe.part import Part
+from structcheck.model.materials import get_material
 from structcheck.model.robot import Joint, Link, Robot
 from structcheck.rigid import identify as ident
 from structcheck.rigid.dynamics import power_balance
+from structcheck.study import Study
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "meshes"))
+import make_kr500_meshes as meshes  # noqa: E402  (the shipped cylinder meshes)
 
 # ------------------------------------------------------------------------------------------------ robot (Table 2)
 BODIES = ("B1", "B2", "B3", "B4", "B5", "B6")
@@ -193,40 +209,35 @@ summary = {
 }
 
 
-def write_results(out) -> None:
-    """Write summary.json, table4.csv (absolute errors, ours and the paper's), base_parameters.csv and
-    identification.png into ``out``, atomically (a temporary sibling folder moved into place)."""
+def write_tables(folder) -> None:
+    """Write table4.csv (absolute errors, ours and the paper's), base_parameters.csv and identification.png into
+    ``folder`` (the study's write_extra: the run writes the folder atomically)."""
     import csv
-    import os
-    import shutil
-    import tempfile
-    from pathlib import Path
 
-    from structcheck.results import prepare_output, write_summary
+    folder = Path(folder)
+    with open(folder / "table4.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["body", "case"] + list(COLUMNS))
+        for n in reversed(BODIES):  # the paper's order, B6 to B1
+            w.writerow([n, "paper_table4"] + ["" if v is None else v for v in TABLE4[n]])
+            for case, err in (("noise_free", err_exact), ("7_digits", err_seven), ("noisy_1pct", err_noisy)):
+                w.writerow([n, case] + ["" if np.isnan(v) else repr(float(v)) for v in err[n]])
+    with open(folder / "base_parameters.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["base_parameter", "true", "identified"])
+        for text, b_true, b in zip(base.describe(), beta_true, beta):
+            w.writerow([text, repr(float(b_true)), repr(float(b))])
+    _plot(folder / "identification.png")
 
-    out = prepare_output(out)
-    tmp = Path(tempfile.mkdtemp(dir=out.resolve().parent, prefix=f".{out.name}.partial-"))
-    try:
-        with open(tmp / "table4.csv", "w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["body", "case"] + list(COLUMNS))
-            for n in reversed(BODIES):  # the paper's order, B6 to B1
-                w.writerow([n, "paper_table4"] + ["" if v is None else v for v in TABLE4[n]])
-                for case, err in (("noise_free", err_exact), ("7_digits", err_seven), ("noisy_1pct", err_noisy)):
-                    w.writerow([n, case] + ["" if np.isnan(v) else repr(float(v)) for v in err[n]])
-        with open(tmp / "base_parameters.csv", "w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["base_parameter", "true", "identified"])
-            for text, b_true, b in zip(base.describe(), beta_true, beta):
-                w.writerow([text, repr(float(b_true)), repr(float(b))])
-        _plot(tmp / "identification.png")
-        write_summary(summary, tmp / "summary.json")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+
+def paper_summary(result=None) -> dict:
+    """What a run adds to its summary.json: the identification results and the paper's data (``summary`` but the
+    keys the run writes itself; this module's own power balance, on its 101 samples, as
+    ``identification.power_balance_rel_error``)."""
+    extra = {k: v for k, v in summary.items() if k not in ("study", "checks")}
+    extra["identification"] = {**extra["identification"],
+                               "power_balance_rel_error": summary["checks"]["power_balance_rel_error"]}
+    return extra
 
 
 def _plot(path) -> None:
@@ -262,16 +273,39 @@ def _plot(path) -> None:
     plt.close(fig)
 
 
-if __name__ == "__main__":
-    import argparse
-    import json
-    import sys
+# ------------------------------------------------------------------------------------------------ 4. the FE study
+MOTION = {"rail": "time**2", "joint1": "15d*time*time", "joint2": "15d*time*time"}  # sect. 3.1, from rest
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results/kr500_identification", help="results folder")
-    args = ap.parse_args()
-    write_results(args.out)
-    print(json.dumps({k: v for k, v in summary["identification"].items() if not isinstance(v, (dict, list))},
-                     indent=1, default=float))
-    print(f"results in {args.out}")
-    sys.exit(0)
+
+def parts() -> dict:
+    """The cylinders B1..B6 (meshes/kr500) in steel, each with the density that gives it its Table 2 mass."""
+    steel = get_material("steel_7801")
+    out = {}
+    for name in BODIES:
+        path = meshes.SHIPPED / f"{name}.msh"
+        volume = Part.from_mesh(path, material=steel).mass_properties().mass / steel.density
+        out[name] = Part.from_mesh(path, material=replace(steel, name=f"steel_7801 ({name}, Table 2 mass)",
+                                                          density=TRUE[name][0] / volume))
+    return out
+
+
+PARTS = parts()
+
+
+def build(n_frames: int = 41) -> Study:
+    """Sect. 3.1's motion (rail 2 m/s^2, joints 1 and 2 at 30 deg/s^2 from rest, 2 s) on the six steel
+    cylinders, ``n_frames`` output frames."""
+    return Study(name="kr500_identification", robot=robot, motion=MOTION, parts=PARTS, t_end=T_END,
+                 n_frames=n_frames, gravity=GRAVITY, damping_ratio=0.02, n_modes=6, tool_point=None,
+                 description="Paper 003 KR500 cylinder robot: rail 2 m/s^2, joints 1-2 30 deg/s^2 for 2 s; "
+                             "inertial-parameter identification",
+                 parameters={"n_frames": n_frames}, summary_extra=paper_summary,
+                 write_extra=lambda result, folder: write_tables(folder))
+
+
+study = build()
+
+if __name__ == "__main__":  # --out DIR, --n-frames; exit 0 pass, 1 fail, 2 bad input
+    from structcheck.cli import main_for_study
+
+    sys.exit(main_for_study(build, default=study))
