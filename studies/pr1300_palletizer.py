@@ -28,6 +28,7 @@ the forearm (J2p) are compared with the paper's (about 2900 N m at 0.12 s and 70
 """
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -35,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 import structcheck as sc
+from structcheck.model.materials import get_material
 from structcheck.model.robot import Joint, Link, PointMass, Robot, rot_z, trans
 from structcheck.rigid import closedchain as cc
 from structcheck.study import Study
@@ -215,10 +217,33 @@ def build(n_frames: int = 53, v_max_mm_s: float = V_MAX * 1e3, a_max_mm_s2: floa
         summary_extra=paper_summary, write_extra=write_paper_files)
 
 
+@functools.lru_cache(maxsize=1)
 def paper_setup() -> paper.PaperSetup:
-    """What the paper comparisons need from this study (:mod:`pr1300_paper`)."""
-    return paper.PaperSetup(tree=mechanism().tree, tool_link="L3", tool_xyz=(meshes.L_FORE, 0.0, 0.0), p1=P1, p2=P2,
-                            peaks=PAPER_PEAKS, driven=DRIVEN, drive_masses=DRIVE_MASSES, gravity=GRAVITY)
+    """What the paper comparisons need from this study (:mod:`pr1300_paper`): the chain with the shipped parts'
+    inertials, assembled at p1, and the Table 2 literal-reading variant."""
+    start = wrist_ik(P1)[0]
+    return paper.PaperSetup(chain=mechanism(start), tool_link="L3", tool_xyz=(meshes.L_FORE, 0.0, 0.0), p1=P1,
+                            p2=P2, peaks=PAPER_PEAKS, driven=DRIVEN, drive_masses=DRIVE_MASSES, gravity=GRAVITY,
+                            variants={"table2_literal_mm": literal_table2_chain(start)})
+
+
+def bar_link(name, length, side, x0, zc, point_masses=()):
+    """A solid square HT200 bar [m] along x from x0, centred at z = zc in the link frame: mass [kg], centre of
+    mass and inertia about it (a prism: m (a^2 + b^2) / 12 about each axis)."""
+    m = get_material("HT200").density * side * side * length
+    ix = m * (2 * side * side) / 12
+    iyz = m * (length * length + side * side) / 12
+    return Link(name, m, (x0 + length / 2, 0.0, zc), ((ix, 0, 0), (0, iyz, 0), (0, 0, iyz)), point_masses)
+
+
+def literal_table2_chain(home) -> cc.ClosedChain:
+    """The mechanism with Table 2 read literally in mm for the big arm (a solid 25 x 25 mm bar, 1220 mm) and the
+    forearm (18 x 18 mm, 1300 mm from the elbow to the wrist, no rear extension); all else as ours."""
+    chain = mechanism(home)
+    tree = chain.tree
+    for link in (bar_link("L2", meshes.L_BIG, 0.025, 0.0, 0.0), bar_link("L3", meshes.L_FORE, 0.018, 0.0, 0.23)):
+        tree = tree.with_link(link.name, mass=link.mass, com=link.com, inertia=link.inertia)
+    return chain.with_tree(tree)
 
 
 def paper_summary(result) -> dict:

@@ -17,12 +17,14 @@ NAMES = {"J2": "big_arm", "J2p": "forearm"}
 
 @dataclass(frozen=True)
 class PaperSetup:
-    """What the comparisons need from the study: the ``tree`` (Robot) for the tool point's kinematics (link
-    ``tool_link``, point ``tool_xyz`` (3,) [m] in it), the path ``p1``, ``p2`` (3,) [m, world], the paper's
-    ``peaks`` (joint -> (torque [N m], time [s])), the ``driven`` joints, the drives' point masses
-    (name -> (link, mass [kg], position)) and ``gravity`` (3,) [m/s^2]."""
+    """What the comparisons need from the study: the ``chain`` (ClosedChain with the run's inertials) for the
+    tool point's kinematics (link ``tool_link``, point ``tool_xyz`` (3,) [m] in it) and the torque split, the path
+    ``p1``, ``p2`` (3,) [m, world], the paper's ``peaks`` (joint -> (torque [N m], time [s])), the ``driven``
+    joints, the drives' point masses (name -> (link, mass [kg], position)), ``gravity`` (3,) [m/s^2] and
+    ``variants`` (name -> ClosedChain with other inertials, e.g. Table 2 read literally) whose peak torques along
+    the same motion are reported beside ours."""
 
-    tree: Any
+    chain: Any
     tool_link: str
     tool_xyz: tuple
     p1: np.ndarray
@@ -31,6 +33,7 @@ class PaperSetup:
     driven: tuple
     drive_masses: dict
     gravity: tuple
+    variants: dict
 
 
 def _columns(result, names):
@@ -50,12 +53,24 @@ def torque_peaks(result, setup) -> dict:
 def path_deviation_mm(result, setup) -> float:
     """Largest distance [mm] of the model's tool point (forward kinematics of the tree with the loops closed) from
     the straight line p1 -> p2."""
-    tree = setup.tree
+    tree = setup.chain.tree
     T = tree.forward_kinematics(result.q)[:, tree.link_names.index(setup.tool_link)]
     tcp = np.einsum("nij,j->ni", T[:, :3, :3], np.asarray(setup.tool_xyz, float)) + T[:, :3, 3]
     d = (setup.p2 - setup.p1) / np.linalg.norm(setup.p2 - setup.p1)
     rel = tcp - setup.p1
     return float(np.linalg.norm(rel - np.outer(rel @ d, d), axis=1).max() * 1e3)
+
+
+def driven_torques(chain, result, setup, rates: bool = True) -> np.ndarray:
+    """Torques (n_t, n_driven) [N m] of the driven joints of ``chain`` along the run's driven motion (the loops
+    closed again on ``chain``); ``rates=False``: at rest in the same poses (the gravity part alone)."""
+    from structcheck.rigid import closedchain as cc
+
+    cols = [result.dof_names.index(j) for j in setup.driven]
+    q = result.q[:, cols]
+    qd, qdd = (result.qd[:, cols], result.qdd[:, cols]) if rates else (np.zeros_like(q), np.zeros_like(q))
+    motion = cc.closed_chain_motion(chain, q, qd, qdd, result.t, q_guess=result.q[0])
+    return cc.closed_chain_dynamics(chain, motion, setup.gravity).tau
 
 
 def fig1_relations_error(result) -> float:
@@ -70,13 +85,20 @@ def paper_summary(result, setup) -> dict:
     (our peak torques and times beside the paper's, the path and eq. (23) checks, the masses used)."""
     peaks = torque_peaks(result, setup)
     link_mass = {n: float(L.summary()["mass_kg"]) for n, L in result.links.items()} if result.links else {}
+    static = driven_torques(setup.chain, result, setup, rates=False)
+    variants = {name: driven_torques(ch, result, setup) for name, ch in setup.variants.items()}
     compare = {}
     for j, label in NAMES.items():
         tau, t, signed = peaks[j]
         ref_tau, ref_t = setup.peaks[j]
+        k, c = int(np.searchsorted(result.t, t)), setup.driven.index(j)
         compare[label] = {"joint": j, "max_torque_nm": tau, "signed_torque_at_peak_nm": signed,
-                          "time_of_max_torque_s": t, "paper_max_torque_nm": ref_tau, "paper_time_s": ref_t,
-                          "ratio_to_paper": tau / ref_tau}
+                          "time_of_max_torque_s": t, "gravity_part_at_peak_nm": float(static[k, c]),
+                          "motion_part_at_peak_nm": float(signed - static[k, c]),
+                          "paper_max_torque_nm": ref_tau, "paper_time_s": ref_t, "ratio_to_paper": tau / ref_tau,
+                          "variants": {name: {"max_torque_nm": float(np.abs(v[:, c]).max()),
+                                              "time_of_max_torque_s": float(result.t[np.argmax(np.abs(v[:, c]))])}
+                                       for name, v in variants.items()}}
     return {
         "joints": {j: {"max_torque_nm": peaks[j][0]} for j in setup.driven},
         "paper000": {
