@@ -54,6 +54,11 @@ A_MAX, V_MAX = 3.200, 1.200  # m/s^2, m/s (the paper's 3200 mm/s^2 and 1200 mm/s
 PAPER_PEAKS = {"J2": (2900.0, 0.12), "J2p": (700.0, 0.36)}  # N m, s: "about", read from the paper's Fig. 5 text
 R_ARM = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # arm frames at angle 0: x up, z = L1 y
 
+# Table 3 (verbatim): motor, rotor moment of inertia [kg m^2], reducer, speed ratio, reducer output torque [N m]
+TABLE3 = {"J1": ("1FT7102-5AF7", 63.6e-4, "RV-400C", 209, 3752.0),
+          "J2": ("1FT7086-1AF7", 63.6e-4, "RV-450E", 192, 4410.0),
+          "J2p": ("1FT7086-1AF7", 63.6e-4, "RV-320E", 189, 3136.0),
+          "J4": ("1FT7064-1AF7", 11.9e-4, "RV-80E", 121, 784.0)}
 # Table 3 drives as point masses [kg] (assumed: the paper names the models only), position [m] in the link frame
 DRIVE_MASSES = {
     "motor_J2": ("L1", 15.0 + 66.0, (0.30, 0.50, 0.70)),  # 1FT7086 motor + RV-450E reducer, outboard of J2
@@ -224,7 +229,9 @@ def paper_setup() -> paper.PaperSetup:
     start = wrist_ik(P1)[0]
     return paper.PaperSetup(chain=mechanism(start), tool_link="L3", tool_xyz=(meshes.L_FORE, 0.0, 0.0), p1=P1,
                             p2=P2, peaks=PAPER_PEAKS, driven=DRIVEN, drive_masses=DRIVE_MASSES, gravity=GRAVITY,
-                            variants={"table2_literal_mm": literal_table2_chain(start)})
+                            drives=TABLE3,
+                            variants={"table2_literal_mm": literal_table2_chain(start),
+                                      "without_levelling_members": massless_chain(start, ("H1", "T", "H2"))})
 
 
 def bar_link(name, length, side, x0, zc, point_masses=()):
@@ -234,6 +241,16 @@ def bar_link(name, length, side, x0, zc, point_masses=()):
     ix = m * (2 * side * side) / 12
     iyz = m * (length * length + side * side) / 12
     return Link(name, m, (x0 + length / 2, 0.0, zc), ((ix, 0, 0), (0, iyz, 0), (0, 0, iyz)), point_masses)
+
+
+def massless_chain(home, links) -> cc.ClosedChain:
+    """The mechanism with ``links`` massless (e.g. the levelling members H1, T, H2, which the paper's Kane model
+    leaves out; the bracket W then rides on the wrist as the paper's bracket fixed to the forearm)."""
+    chain = mechanism(home)
+    tree = chain.tree
+    for name in links:
+        tree = tree.with_link(name, mass=0.0, inertia=((0.0,) * 3,) * 3, point_masses=())
+    return chain.with_tree(tree)
 
 
 def literal_table2_chain(home) -> cc.ClosedChain:

@@ -20,9 +20,10 @@ class PaperSetup:
     """What the comparisons need from the study: the ``chain`` (ClosedChain with the run's inertials) for the
     tool point's kinematics (link ``tool_link``, point ``tool_xyz`` (3,) [m] in it) and the torque split, the path
     ``p1``, ``p2`` (3,) [m, world], the paper's ``peaks`` (joint -> (torque [N m], time [s])), the ``driven``
-    joints, the drives' point masses (name -> (link, mass [kg], position)), ``gravity`` (3,) [m/s^2] and
-    ``variants`` (name -> ClosedChain with other inertials, e.g. Table 2 read literally) whose peak torques along
-    the same motion are reported beside ours."""
+    joints, the drives' point masses (name -> (link, mass [kg], position)), ``gravity`` (3,) [m/s^2], Table 3's
+    ``drives`` (joint -> (motor, rotor inertia [kg m^2], reducer, ratio, output torque [N m])) and ``variants``
+    (name -> ClosedChain with other inertials, e.g. Table 2 read literally) whose peak torques along the same
+    motion are reported beside ours."""
 
     chain: Any
     tool_link: str
@@ -33,6 +34,7 @@ class PaperSetup:
     driven: tuple
     drive_masses: dict
     gravity: tuple
+    drives: dict
     variants: dict
 
 
@@ -73,6 +75,17 @@ def driven_torques(chain, result, setup, rates: bool = True) -> np.ndarray:
     return cc.closed_chain_dynamics(chain, motion, setup.gravity).tau
 
 
+def drive_check(result, setup, joint, peak) -> dict:
+    """Table 3's drive of ``joint`` against the run: its reducer's output torque beside our peak ``peak``
+    [N m], and the motor rotor's inertia seen at the joint (J N^2 [kg m^2], in neither the paper's model nor
+    ours) with the torque it would add at the joint's largest acceleration [N m]."""
+    motor, J, reducer, ratio, rated = setup.drives[joint]
+    qdd = np.abs(result.qdd[:, result.dof_names.index(joint)]).max()
+    return {"motor": motor, "reducer": reducer, "speed_ratio": ratio, "reducer_output_torque_nm": rated,
+            "peak_over_reducer_output": peak / rated, "rotor_inertia_at_joint_kg_m2": J * ratio ** 2,
+            "max_acceleration_rad_s2": float(qdd), "rotor_torque_at_max_acceleration_nm": float(J * ratio ** 2 * qdd)}
+
+
 def fig1_relations_error(result) -> float:
     """Largest |error| [rad] of eq. (23) along the run: theta3 = theta2' - theta2 (J3), theta3' = theta2 -
     theta2' (J3p)."""
@@ -96,6 +109,7 @@ def paper_summary(result, setup) -> dict:
                           "time_of_max_torque_s": t, "gravity_part_at_peak_nm": float(static[k, c]),
                           "motion_part_at_peak_nm": float(signed - static[k, c]),
                           "paper_max_torque_nm": ref_tau, "paper_time_s": ref_t, "ratio_to_paper": tau / ref_tau,
+                          "table3": drive_check(result, setup, j, tau),
                           "variants": {name: {"max_torque_nm": float(np.abs(v[:, c]).max()),
                                               "time_of_max_torque_s": float(result.t[np.argmax(np.abs(v[:, c]))])}
                                        for name, v in variants.items()}}

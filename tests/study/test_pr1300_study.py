@@ -219,5 +219,8 @@ def test_study_end_to_end_shortened(tmp_path):
         assert p[label]["paper_max_torque_nm"] == pr.PAPER_PEAKS[j][0]
         assert p[label]["gravity_part_at_peak_nm"] + p[label]["motion_part_at_peak_nm"] == pytest.approx(
             p[label]["signed_torque_at_peak_nm"], rel=1e-12)
+        assert set(p[label]["variants"]) == {"table2_literal_mm", "without_levelling_members"}
+        motor, J, reducer, ratio, rated = pr.TABLE3[j]
+        assert p[label]["table3"]["rotor_inertia_at_joint_kg_m2"] == pytest.approx(J * ratio ** 2, rel=1e-15)
     rows = np.loadtxt(tmp_path / "out" / "paper000_torques.csv", delimiter=",", skiprows=1)
     assert rows.shape[1] == 5 and np.abs(rows[:, 3]).max() == pytest.approx(s["joints"]["J2"]["max_torque_nm"])
