@@ -287,12 +287,13 @@ def payload_table(payloads, robot) -> dict[str, tuple[float, np.ndarray]]:
     return out
 
 
-def check_part_placement(robot, parts: dict) -> None:
+def check_part_placement(robot, parts: dict, cuts=()) -> None:
     """Reject a link mesh that cannot be in its link frame and in metres: one whose size is far from the span of
-    its joints and points (a mesh in mm read as m, or the reverse), or whose joint surface does not sit on its
-    revolute joint's axis (a mesh exported in world or CAD coordinates instead of the link frame)."""
+    its joints (tree joints and the closed chain's ``cuts``) and points (a mesh in mm read as m, or the reverse),
+    or whose joint surface does not sit on its revolute joint's axis (a mesh exported in world or CAD
+    coordinates instead of the link frame)."""
     for name, part in parts.items():
-        axes = _joint_axes(robot, name)
+        axes = _joint_axes(robot, name, cuts)
         marks = [np.zeros(3)] + [x for _, x, _ in axes] + \
                 [np.asarray(xyz, float) for ln, xyz in robot.points.values() if ln == name]
         span = max(float(np.ptp(np.array(marks), axis=0).max()), 0.02)
@@ -315,12 +316,13 @@ def check_part_placement(robot, parts: dict) -> None:
                                  f"link's own frame")
 
 
-def _joint_axes(robot, link: str) -> list:
+def _joint_axes(robot, link: str, cuts=()) -> list:
     """The axes of ``link``'s joints in its frame: (joint, point on the axis (3,), direction (3,)), the proximal
-    joint first."""
+    joint first, then its child joints, then the cut joints on either side of it."""
     axes = [(j, np.zeros(3), np.asarray(j.axis, float)) for j in robot.joints if j.child == link]
-    for j in robot.joints:
-        if j.parent == link:
-            T = np.asarray(j.origin, float)
-            axes.append((j, T[:3, 3], T[:3, :3] @ j.axis))
+    frames = [(j, j.origin) for j in robot.joints if j.parent == link] + \
+        [(c, c.origin) for c in cuts if c.parent == link] + [(c, c.child_origin) for c in cuts if c.child == link]
+    for j, T in frames:
+        T = np.asarray(T, float)
+        axes.append((j, T[:3, 3], T[:3, :3] @ np.asarray(j.axis, float)))
     return axes

@@ -1,6 +1,6 @@
 """A study: robot + motion + loads + FE settings -> verdict. This module only wires the stages together.
 
-    robot ──> motion ──> inverse dynamics ──> link loads ──> transient FE per link ──> chain ──> verdict ──> results
+    robot ──> motion ──> inverse dynamics ──> link loads ──> transient FE per link ──> checks ──> verdict ──> results
 
 Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
 time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
@@ -210,7 +210,7 @@ def prepare(study: Study) -> Prepared:
             raise InputError(f"point force at unknown point {pf.point!r}; the robot's points are "
                              f"{sorted(tree.points)}")
     payloads = linkloads.payload_table(study.payloads, tree)
-    linkloads.check_part_placement(tree, study.parts)
+    linkloads.check_part_placement(tree, study.parts, chain.cuts)
     if study.inertia_from_meshes:
         for name, part in study.parts.items():
             mp = part.mass_properties()

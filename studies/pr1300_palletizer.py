@@ -133,9 +133,7 @@ def mechanism(home=(0.0, 0.0, 0.0), part_map=None) -> cc.ClosedChain:
     joints = _arm_joints() + _loop_joints()
     full = tree_angles(np.asarray(home, float))[0]
     joints = [replace(j, home=float(h)) for j, h in zip(joints, full)]
-    # the cut pins as named points too: the mesh-placement check measures a link by its tree joints and points
-    points = {"tcp": ("L3", (meshes.L_FORE, 0.0, 0.0)), "K_pin_R": ("K", (meshes.L_BIG, 0.0, 0.0)),
-              "H1_pin_H1": ("H1", (meshes.L_BIG, 0.0, 0.0)), "H2_pin_H2": ("H2", (meshes.L_FORE, 0.0, 0.0))}
+    points = {"tcp": ("L3", (meshes.L_FORE, 0.0, 0.0))}
     tree = Robot(_links(PARTS if part_map is None else part_map), joints, points=points, name="pr1300")
     cuts = [cc.CutJoint("pin_R", "revolute", "K", "L3", trans(x=meshes.L_BIG), trans(x=-meshes.L_CRANK)),
             cc.CutJoint("pin_H1", "revolute", "H1", "T", trans(x=meshes.L_BIG), _place(meshes.H1_PIN_ON_T)),

@@ -3,7 +3,7 @@ wrench columns against the joint reactions, the structured column index, and the
 payloads, missing surfaces)."""
 import numpy as np
 import pytest
-from helpers import H, L1, L2, two_beam_parts, two_beam_robot
+from helpers import H, L1, L2, beam, two_beam_parts, two_beam_robot
 
 from structcheck.errors import InputError
 from structcheck.fe.response import load_resultants
@@ -131,3 +131,22 @@ def test_payload_table():
                           two_beam_robot().with_points({"tool2": ("link1", (0.1, 0, H / 2))}))
     assert table["tool"][0] == 2.0 and np.array_equal(table["tool"][1], np.zeros((3, 3)))
     assert np.array_equal(table["tool2"][1], np.diag([1.0, 2, 3]))
+
+
+def test_placement_counts_cut_joints_in_a_links_span():
+    """A loop member whose far end is only a cut joint (a parallelogram's rocker): 1.5 m long, 75 x the 0.02 m
+    floor of a span with nothing but its proximal joint, so in a tree it would look like a mesh in mm; the cut
+    joint at its far end makes the span its length."""
+    from structcheck.model.robot import Joint, Link, Robot
+    from structcheck.rigid.closedchain import CutJoint
+
+    length = 1.5
+    robot = Robot([Link("ground"), Link("rocker")],
+                  [Joint("crank", "revolute", "ground", "rocker", np.eye(4), np.array([0, 1.0, 0]), -3, 3)])
+    part = beam(length, H, H, 30, ends=("crank", "pin"))
+    far = np.eye(4)
+    far[0, 3] = length
+    with pytest.raises(InputError, match="link 'rocker': its mesh is 1.5 m across but its joints and points span"):
+        check_part_placement(robot, {"rocker": part})
+    check_part_placement(robot, {"rocker": part}, (CutJoint("pin", "revolute", "ground", "rocker", np.eye(4), far,
+                                                            np.array([0, 1.0, 0])),))
