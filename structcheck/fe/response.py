@@ -266,12 +266,15 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     return float(np.sqrt(best2))
 
 
-def _node_blocks(D, C, budget):
+def _node_blocks(D, C, budget, part: tuple[int, int] = (0, 1)):
     """Yield (na, nb, ta, tb, u2) with u2 (chunk, nb - na) the squared norms over axis 1 of C @ D at nodes
     na..nb-1, for D (n_b, c, n): squared |u| for displacements (c = 3), squared von Mises for von Mises coordinates
-    (c = 5). The yielded array is overwritten by the next block."""
+    (c = 5). The yielded array is overwritten by the next block. ``part`` (i, n): only the i-th of n contiguous
+    shares of the node groups (the blocks are the same whatever n)."""
     n_b, c = D.shape[:2]
     t_chunks, groups = _blocks(len(C), D.shape[2], c, budget)
+    i, n = part
+    groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
     scratch = _Scratch()
     for ga, n_blocks, nn in groups:
         for na in range(ga, ga + n_blocks * nn, nn):
@@ -284,13 +287,23 @@ def _node_blocks(D, C, budget):
 
 def _node_history(D, C, budget) -> tuple[_RunningMax, np.ndarray]:
     """Max over the nodes at each time (squared value and node) and max over time at each node (squared,
-    (n,)) of the squared norms of :func:`_node_blocks`."""
-    peak = _RunningMax(len(C))
+    (n,)) of the squared norms of :func:`_node_blocks`; in threads on shares of the nodes when the history is
+    large (:func:`_workers`), with the same result."""
     env = np.zeros(D.shape[2])
-    with single_thread_blas():
-        for na, nb, ta, tb, u2 in _node_blocks(D, C, budget):
+
+    def share(i: int, n: int):
+        peak = _RunningMax(len(C))
+        for na, nb, ta, tb, u2 in _node_blocks(D, C, budget, part=(i, n)):
             peak.update(ta, u2, lambda j, na=na: na + j)
             np.maximum(env[na:nb], u2.max(axis=0), out=env[na:nb])
+        return peak, None
+
+    n_workers = _workers(len(C) * D.size)
+    if n_workers == 1:
+        with single_thread_blas():
+            peak, _ = share(0, 1)
+    else:
+        peak, _ = _in_threads(share, n_workers)
     return peak, env
 
 
@@ -305,8 +318,8 @@ def _workers(multiply_adds: float) -> int:
 
 
 def _in_threads(share, n: int):
-    """Run ``share(i, n)`` for i < n in n threads, each on its own contiguous share of the elements; merge the
-    running maxima in share order, which gives exactly the single-pass result.
+    """Run ``share(i, n)`` for i < n in n threads, each on its own contiguous share of the elements (or nodes);
+    merge the running maxima in share order, which gives exactly the single-pass result.
 
     OpenBLAS runs on one thread throughout the stress history: the shares are the parallelism (the einsum and
     max reductions run in parallel too, not only the products), and OpenBLAS's own threads on these small-inner-
