@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from structcheck.checks import DISCONTINUITY_LIMIT
-from structcheck.results import read_csv
+from structcheck.results import format_table, read_csv
 
 
 def test_averaged_peak_agrees_in_every_output(paper004_run):
@@ -13,8 +13,11 @@ def test_averaged_peak_agrees_in_every_output(paper004_run):
 
     out, summary = paper004_run.out, paper004_run.summary
     links_csv = read_csv(out / "links.csv")
+    table = format_table(summary)
     for name, L in summary["links"].items():
         avg, unavg = L["max_von_mises_averaged_pa"], L["max_von_mises_pa"]
+        row = next(r for r in table.splitlines() if r.startswith(name + " "))
+        assert f" {avg * 1e-6:.4f} " in row
         h = links_csv[f"{name}_max_von_mises_averaged_pa"]
         assert h.max() == avg and links_csv["time_s"][np.argmax(h)] == L["time_of_max_averaged_s"]
         env = pv.read(out / "vtk" / f"{name}_envelope.vtu")
