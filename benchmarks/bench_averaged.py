@@ -15,12 +15,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def timed(fn, clock, key, select=lambda *a: True):
-    """``fn`` wrapped to add its wall time to ``clock[key]`` when ``select(*args)``."""
+    """``fn`` wrapped to add its wall time to ``clock[key]`` and its CPU time (all threads of the process) to
+    ``clock[key + "_cpu"]`` when ``select(*args)``."""
     def wrapper(*args, **kwargs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = fn(*args, **kwargs)
         if select(*args):
             clock[key] = clock.get(key, 0.0) + time.perf_counter() - t0
+            clock[key + "_cpu"] = clock.get(key + "_cpu", 0.0) + time.process_time() - c0
         return out
     return wrapper
 
@@ -40,29 +42,36 @@ def main():
 
     def respond_timed(part, *args, **kwargs):
         clock.clear()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = respond(part, *args, **kwargs)
-        per_link[part.name] = {"respond": time.perf_counter() - t0, **clock}
+        per_link[part.name] = {"respond": time.perf_counter() - t0, "respond_cpu": time.process_time() - c0, **clock}
         return out
 
     response.respond = respond_timed
     result = run(s.study, progress=False, write=False)
     rows = {}
-    print(f"{'link':>12} {'respond s':>10} {'avg basis s':>12} {'avg hist s':>11} {'avg share':>10}")
+    print("wall time [s] (CPU time of all threads [s]); share: of respond's wall (CPU) time")
+    print(f"{'link':>12} {'respond':>15} {'averaged basis':>15} {'averaged history':>17} {'share':>13}")
+    sums = dict.fromkeys(("respond", "respond_cpu", "extra", "extra_cpu"), 0.0)
     for name, c in per_link.items():
         extra = c.get("averaged_basis", 0.0) + c.get("averaged_history", 0.0)
-        rows[name] = {**c, "share_of_respond": extra / c["respond"]}
-        print(f"{name:>12} {c['respond']:10.3f} {c.get('averaged_basis', 0):12.3f} {c.get('averaged_history', 0):11.3f}"
-              f" {100 * extra / c['respond']:9.1f}%")
-    total = sum(c["respond"] for c in per_link.values())
-    extra = sum(c.get("averaged_basis", 0.0) + c.get("averaged_history", 0.0) for c in per_link.values())
-    print(f"{'all':>12} {total:10.3f} {'':>12} {extra:11.3f} {100 * extra / total:9.1f}%   "
-          f"(study total {result.summary['timings_s']['total']:.2f} s, "
-          f"{result.summary['analysis']['n_time_samples']} samples)")
+        extra_cpu = c.get("averaged_basis_cpu", 0.0) + c.get("averaged_history_cpu", 0.0)
+        rows[name] = {**c, "share_of_respond": extra / c["respond"], "cpu_share_of_respond": extra_cpu / c["respond_cpu"]}
+        for k, v in (("respond", c["respond"]), ("respond_cpu", c["respond_cpu"]), ("extra", extra),
+                     ("extra_cpu", extra_cpu)):
+            sums[k] += v
+        print(f"{name:>12} {c['respond']:6.2f} ({c['respond_cpu']:6.2f}) "
+              f"{c.get('averaged_basis', 0):6.2f} ({c.get('averaged_basis_cpu', 0):6.2f}) "
+              f"{c.get('averaged_history', 0):7.2f} ({c.get('averaged_history_cpu', 0):6.2f}) "
+              f"{100 * extra / c['respond']:4.1f}% ({100 * extra_cpu / c['respond_cpu']:4.1f}%)")
+    print(f"{'all':>12} {sums['respond']:6.2f} ({sums['respond_cpu']:6.2f}) averaged {sums['extra']:.2f} "
+          f"({sums['extra_cpu']:.2f}): {100 * sums['extra'] / sums['respond']:.1f}% "
+          f"({100 * sums['extra_cpu'] / sums['respond_cpu']:.1f}%) of respond; study total "
+          f"{result.summary['timings_s']['total']:.2f} s, {result.summary['analysis']['n_time_samples']} samples")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "bench_averaged.json").write_text(json.dumps(
-        {"links": rows, "respond_s": total, "averaged_s": extra, "study_total_s": result.summary["timings_s"]["total"]},
+        {"links": rows, **{k + "_s": v for k, v in sums.items()}, "study_total_s": result.summary["timings_s"]["total"]},
         indent=2))
 
 
