@@ -1,11 +1,12 @@
 """Nodal-averaged stresses of a link's P2 tets, the stresses ANSYS and CalculiX display by default.
 
 At a node shared by k elements, the averaged stress tensor is the plain mean of the k element-node stress tensors
-(each element's own stress at that node, unaveraged), and its von Mises stress is taken of that mean tensor. The
-mean is plain (every element counts once, whatever its size), as in CalculiX (its nodal values are the plain mean
-of the elements' extrapolated values) and ANSYS's default averaged nodal results: a user comparing with them sees
-the same definition, and a volume weight would let the large elements away from a concentration outvote the small
-ones at it.
+(each element's own stress at that node, unaveraged), and its von Mises stress is taken of that mean tensor. This
+is what the two tools a user compares with show by default: CalculiX's ``extrapolate.f`` sums the elements' nodal
+stress components at each node and divides by the number of elements sharing it, and ANSYS averages the
+components at a common node before it computes principal and equivalent values (the ``AVPRIN`` command's default,
+KEY = 0). The mean is plain (every element counts once, whatever its size), as there; a volume weight would also
+let the large elements away from a concentration outvote the small ones at it.
 
 Averaging is linear, so it commutes with the superposition of a link's response: the averaged stress history is
 ``C[t] @ A`` with A the averaged stress basis (n_b, 6, n_nodes), formed once from the element-vertex basis by one
