@@ -7,6 +7,8 @@ stresses, and the von Mises and maximum principal stresses, being convex, peak o
 Mises is evaluated as a Euclidean norm, vm^2 = |T s|^2 with T = :data:`.stress.VON_MISES_MATRIX` (5, 6), so a
 block of histories is one matrix product followed by a sum of squares; maxima are taken on squares and rooted
 once. Blocks of elements (and, for long histories, of time) bound the memory and keep the working arrays in cache.
+The nodal-averaged von Mises history (:mod:`.averaging`) is one product per block of nodes with the averaged stress
+basis, like the displacement history.
 
 This module is also the link-response API that the study uses: it re-exports the basis (:class:`LinkBasis`,
 :func:`build_basis`, :func:`modal_coefficients`, :func:`ringing_samples`) and the interface operators
