@@ -56,7 +56,8 @@ def main():
     for name, c in per_link.items():
         extra = c.get("averaged_basis", 0.0) + c.get("averaged_history", 0.0)
         extra_cpu = c.get("averaged_basis_cpu", 0.0) + c.get("averaged_history_cpu", 0.0)
-        rows[name] = {**c, "share_of_respond": extra / c["respond"], "cpu_share_of_respond": extra_cpu / c["respond_cpu"]}
+        rows[name] = {**c, "share_of_respond": extra / c["respond"],
+                      "cpu_share_of_respond": extra_cpu / c["respond_cpu"]}
         for k, v in (("respond", c["respond"]), ("respond_cpu", c["respond_cpu"]), ("extra", extra),
                      ("extra_cpu", extra_cpu)):
             sums[k] += v
@@ -71,8 +72,8 @@ def main():
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "bench_averaged.json").write_text(json.dumps(
-        {"links": rows, **{k + "_s": v for k, v in sums.items()}, "study_total_s": result.summary["timings_s"]["total"]},
-        indent=2))
+        {"links": rows, **{k + "_s": v for k, v in sums.items()},
+         "study_total_s": result.summary["timings_s"]["total"]}, indent=2))
 
 
 if __name__ == "__main__":

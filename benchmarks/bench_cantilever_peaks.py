@@ -50,7 +50,8 @@ def main():
             part, r = cantilever(n, support)
             mid = np.isclose(part.points[:, 0], L / 2)
             row = {"support": support, "n_side": n, "n_nodes": len(part.points),
-                   "peak_unaveraged": r.max_von_mises / sigma_root, "peak_averaged": r.max_von_mises_averaged / sigma_root,
+                   "peak_unaveraged": r.max_von_mises / sigma_root,
+                   "peak_averaged": r.max_von_mises_averaged / sigma_root,
                    "stress_discontinuity": r.stress_discontinuity,
                    "mid_unaveraged": r.vm_envelope_nodes[mid].max() / (sigma_root / 2),
                    "mid_averaged": r.vm_averaged_envelope_nodes[mid].max() / (sigma_root / 2)}
