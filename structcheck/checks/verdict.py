@@ -7,6 +7,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..loads import WRENCH_COMPONENTS
+from .peaks import discontinuity_warnings
 from .solution import LinkSolution
 
 
@@ -26,7 +27,8 @@ def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, unde
     """What the run's model leaves out: links whose FE loads do not balance (the robot's inertia differs from
     the mesh's), wrench components of ``joint_names`` that rigid-body mechanics cannot determine
     (``undetermined`` (n_joints, 6) bool), the loops' stiffness missing from the tool-point deflection, and a
-    load ramp too short for the arm's lowest mode ``arm_mode`` = (Hz, time [s]) to follow quasi-statically."""
+    load ramp too short for the arm's lowest mode ``arm_mode`` = (Hz, time [s]) to follow quasi-statically, and
+    links whose peak stress is not converged (:func:`.peaks.discontinuity_warnings`)."""
     warnings = []
     for name, sol in solutions.items():
         if sol.equilibrium_error > 1e-6:
@@ -35,6 +37,7 @@ def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, unde
                             f"{sol.equilibrium_error:.2g}); the robot's inertia of this link ({robot_kg:.4g} kg) "
                             f"differs from its mesh ({mesh_kg:.4g} kg): use inertia_from_meshes=True or add the "
                             f"difference as point masses")
+    warnings += discontinuity_warnings(solutions)
     if undetermined.any():
         names = [f"{n} ({', '.join(c for c, u in zip(WRENCH_COMPONENTS, row) if u)})"
                  for n, row in zip(joint_names, undetermined) if row.any()]

@@ -7,6 +7,8 @@ stresses, and the von Mises and maximum principal stresses, being convex, peak o
 Mises is evaluated as a Euclidean norm, vm^2 = |T s|^2 with T = :data:`.stress.VON_MISES_MATRIX` (5, 6), so a
 block of histories is one matrix product followed by a sum of squares; maxima are taken on squares and rooted
 once. Blocks of elements (and, for long histories, of time) bound the memory and keep the working arrays in cache.
+The nodal-averaged von Mises history (:mod:`.averaging`) is one product per block of nodes with the averaged stress
+basis, like the displacement history.
 
 This module is also the link-response API that the study uses: it re-exports the basis (:class:`LinkBasis`,
 :func:`build_basis`, :func:`modal_coefficients`, :func:`ringing_samples`) and the interface operators
@@ -20,6 +22,7 @@ import numpy as np
 
 from ..errors import InputError
 from .assembly import p2_edges
+from .averaging import averaged_stress_basis, von_mises_coordinates
 from .interface import resultant, rigid_fit_operator
 from .linkbasis import LinkBasis, build_basis, modal_coefficients, ringing_samples
 from .stress import VON_MISES_MATRIX, max_principal
@@ -37,6 +40,11 @@ class LinkResponse:
     max over time at each node (max over the elements sharing it of the unaveraged values);
     ``deformation_envelope`` (n_nodes,) the max over time of |u|; ``principal_envelope`` (n_nodes,) the max over
     time of the max principal stress (brittle materials only, else None).
+
+    The ``*_averaged`` fields are the same peaks of the nodal-averaged stress (von Mises of the plain mean of the
+    element-node stress tensors at each node, :mod:`.averaging`, as ANSYS and CalculiX display): the maximum over
+    nodes and time with its time index and node, the max over nodes at each time (n_t,) and the max over time at
+    each node (n_nodes,); ``von_mises_averaged_at_max`` is the averaged value at ``node_max`` and ``i_time_max``.
     """
 
     max_von_mises: float
@@ -51,6 +59,25 @@ class LinkResponse:
     principal_history: np.ndarray | None
     principal_envelope: np.ndarray | None
     modal_coeff: np.ndarray
+    max_von_mises_averaged: float
+    i_time_max_averaged: int
+    node_max_averaged: int
+    vm_averaged_history: np.ndarray
+    vm_averaged_envelope_nodes: np.ndarray
+    von_mises_averaged_at_max: float
+
+    @property
+    def stress_discontinuity(self) -> float:
+        """Unaveraged over nodal-averaged von Mises, minus 1, at the node and time of the link's peak (unaveraged)
+        von Mises: how much the element that reports the peak disagrees with the mean of the elements sharing the
+        node. Never negative (von Mises is a norm: that of the mean tensor is at most the mean of the elements'
+        values, at most their max); large at a re-entrant corner or a clamped edge, where the stress is singular,
+        and on a mesh too coarse for the gradient there; 0 for a zero response."""
+        if self.max_von_mises == 0.0:
+            return 0.0
+        if self.von_mises_averaged_at_max == 0.0:
+            return float("inf")
+        return self.max_von_mises / self.von_mises_averaged_at_max - 1.0
 
 
 def _check_nodes_used(cells: np.ndarray, n_nodes: int) -> None:
@@ -241,19 +268,45 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     return float(np.sqrt(best2))
 
 
-def _node_displacement_blocks(D, C, budget):
-    """Yield (na, nb, ta, tb, u2) with u2 (chunk, nb - na) squared |u| at nodes na..nb-1 for D (n_b, 3, n).
-    The yielded array is overwritten by the next block."""
-    n_b = D.shape[0]
-    t_chunks, groups = _blocks(len(C), D.shape[2], 3, budget)
+def _node_blocks(D, C, budget, part: tuple[int, int] = (0, 1)):
+    """Yield (na, nb, ta, tb, u2) with u2 (chunk, nb - na) the squared norms over axis 1 of C @ D at nodes
+    na..nb-1, for D (n_b, c, n): squared |u| for displacements (c = 3), squared von Mises for von Mises coordinates
+    (c = 5). The yielded array is overwritten by the next block. ``part`` (i, n): only the i-th of n contiguous
+    shares of the node groups (the blocks are the same whatever n)."""
+    n_b, c = D.shape[:2]
+    t_chunks, groups = _blocks(len(C), D.shape[2], c, budget)
+    i, n = part
+    groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
     scratch = _Scratch()
     for ga, n_blocks, nn in groups:
         for na in range(ga, ga + n_blocks * nn, nn):
             op = np.ascontiguousarray(D[:, :, na:na + nn]).reshape(n_b, -1)
             for ta, tb in t_chunks:
                 R = np.matmul(C[ta:tb], op, out=scratch.get("R", (tb - ta, op.shape[1])))
-                yield na, na + nn, ta, tb, _squared_norms(R.reshape(tb - ta, 3, nn),
+                yield na, na + nn, ta, tb, _squared_norms(R.reshape(tb - ta, c, nn),
                                                           out=scratch.get("u2", (tb - ta, nn)))
+
+
+def _node_history(D, C, budget) -> tuple[_RunningMax, np.ndarray]:
+    """Max over the nodes at each time (squared value and node) and max over time at each node (squared,
+    (n,)) of the squared norms of :func:`_node_blocks`; in threads on shares of the nodes when the history is
+    large (:func:`_workers`), with the same result."""
+    env = np.zeros(D.shape[2])
+
+    def share(i: int, n: int):
+        peak = _RunningMax(len(C))
+        for na, nb, ta, tb, u2 in _node_blocks(D, C, budget, part=(i, n)):
+            peak.update(ta, u2, lambda j, na=na: na + j)
+            np.maximum(env[na:nb], u2.max(axis=0), out=env[na:nb])
+        return peak, None
+
+    n_workers = _workers(len(C) * D.size)
+    if n_workers == 1:
+        with single_thread_blas():
+            peak, _ = share(0, 1)
+    else:
+        peak, _ = _in_threads(share, n_workers)
+    return peak, env
 
 
 def _workers(multiply_adds: float) -> int:
@@ -267,8 +320,8 @@ def _workers(multiply_adds: float) -> int:
 
 
 def _in_threads(share, n: int):
-    """Run ``share(i, n)`` for i < n in n threads, each on its own contiguous share of the elements; merge the
-    running maxima in share order, which gives exactly the single-pass result.
+    """Run ``share(i, n)`` for i < n in n threads, each on its own contiguous share of the elements (or nodes);
+    merge the running maxima in share order, which gives exactly the single-pass result.
 
     OpenBLAS runs on one thread throughout the stress history: the shares are the parallelism (the einsum and
     max reductions run in parallel too, not only the products), and OpenBLAS's own threads on these small-inner-
@@ -331,24 +384,28 @@ def respond(part, basis: LinkBasis, coeff: np.ndarray, modal: np.ndarray, *, bri
 
     D = np.hstack([basis.U, basis.phi])[part.node_dofs]  # (n_nodes, 3, n_b)
     D = np.ascontiguousarray(D.transpose(2, 1, 0))  # (n_b, 3, n_nodes)
-    dmax = _RunningMax(n_t)
-    def_env = np.zeros(n_nodes)  # squared
-    with single_thread_blas():
-        for na, nb, ta, tb, u2 in _node_displacement_blocks(D, C, chunk_bytes):
-            dmax.update(ta, u2, lambda j, na=na: na + j)
-            np.maximum(def_env[na:nb], u2.max(axis=0), out=def_env[na:nb])
+    dmax, def_env = _node_history(D, C, chunk_bytes)  # squared
+    # nodal-averaged von Mises: the averaged basis once, then one product per node block (module averaging)
+    TA = von_mises_coordinates(averaged_stress_basis(S, part.cells, n_nodes))  # (n_b, 5, n_nodes)
+    avg, avg_env = _node_history(TA, C, chunk_bytes)  # squared
 
     vm_hist = np.sqrt(vm.value)
     def_hist = np.sqrt(dmax.value)
+    avg_hist = np.sqrt(avg.value)
     i_max = int(np.argmax(vm_hist))
     node_max = int(cells_T.ravel()[vm.index[i_max]])
     i_def = int(np.argmax(def_hist))
+    i_avg = int(np.argmax(avg_hist))
+    avg_at_max = float(np.linalg.norm(C[i_max] @ TA[:, :, node_max]))
     return LinkResponse(
         max_von_mises=float(vm_hist[i_max]), i_time_max=i_max, node_max=node_max, vm_history=vm_hist,
         vm_envelope_nodes=np.sqrt(reduce_max(vm_env.ravel())), deformation_history=def_hist,
         deformation_envelope=np.sqrt(def_env), max_deformation=float(def_hist[i_def]), i_time_max_deformation=i_def,
         principal_history=p1.value if brittle else None,
-        principal_envelope=reduce_max(p1_env.ravel()) if brittle else None, modal_coeff=modal)
+        principal_envelope=reduce_max(p1_env.ravel()) if brittle else None, modal_coeff=modal,
+        max_von_mises_averaged=float(avg_hist[i_avg]), i_time_max_averaged=i_avg,
+        node_max_averaged=int(avg.index[i_avg]), vm_averaged_history=avg_hist,
+        vm_averaged_envelope_nodes=np.sqrt(avg_env), von_mises_averaged_at_max=avg_at_max)
 
 
 def frame_fields(part, basis: LinkBasis, coeff_frames: np.ndarray, modal_frames: np.ndarray,

@@ -19,7 +19,12 @@ class LinkResult:
     quadratic-tetra order (4 for linear tets); ``frame_*`` arrays are over the output frames (n_frames, ...);
     ``envelope`` maps field name -> (n_nodes,) or (n_nodes, 3); ``history`` maps name -> (n_t,) on the fine grid.
     Stress fields on nodes are the maximum over the elements sharing the node of the unaveraged element-node
-    values, so the peak of the plotted field is the reported peak.
+    values, so the peak of the plotted field is the reported peak; ``envelope["von_mises_averaged"]`` is the
+    envelope of the nodal-averaged von Mises (the plain mean of the element-node stress tensors at each node, as
+    ANSYS and CalculiX display), whose peak is ``max_von_mises_averaged_pa``.
+
+    ``stress_discontinuity`` = ``max_von_mises_pa / von_mises_averaged_at_max_pa - 1``: the unaveraged peak over
+    the nodal-averaged von Mises at the same node and time (``fe.response.LinkResponse.stress_discontinuity``).
     """
 
     name: str
@@ -43,6 +48,12 @@ class LinkResult:
     lowest_frequency_hz: float = float("nan")
     quasi_static_max_von_mises_pa: float = float("nan")
     equilibrium_rel_error: float = float("nan")
+    max_von_mises_averaged_pa: float = float("nan")
+    time_of_max_averaged_s: float = float("nan")
+    location_of_max_averaged_m: tuple[float, float, float] = (float("nan"),) * 3  # world axes at its time
+    location_of_max_averaged_link_m: tuple[float, float, float] = (float("nan"),) * 3  # link frame
+    von_mises_averaged_at_max_pa: float = float("nan")
+    stress_discontinuity: float = float("nan")
     points: np.ndarray | None = None
     cells: np.ndarray | None = None
     frame_fields: dict[str, np.ndarray] = field(default_factory=dict)
@@ -54,7 +65,9 @@ class LinkResult:
                 "location_of_max_m", "location_of_max_link_m", "max_equivalent_strain", "max_deformation_m",
                 "time_of_max_deformation_s", "min_safety_factor", "passed",
                 "max_von_mises_away_from_support_pa", "support_band_m", "lowest_frequency_hz",
-                "quasi_static_max_von_mises_pa", "equilibrium_rel_error", "n_nodes", "n_elements")
+                "quasi_static_max_von_mises_pa", "equilibrium_rel_error", "n_nodes", "n_elements",
+                "max_von_mises_averaged_pa", "time_of_max_averaged_s", "location_of_max_averaged_m",
+                "location_of_max_averaged_link_m", "von_mises_averaged_at_max_pa", "stress_discontinuity")
         out = {k: plain(getattr(self, k)) for k in keys}
         qs = self.quasi_static_max_von_mises_pa
         # transient peak / quasi-static peak (elastic inertia of the link itself)
@@ -96,8 +109,9 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     clamp makes stresses singular), and its fields at the output frames ``frame_index``."""
     part, resp, basis, mat = sol.part, sol.response, sol.basis, sol.part.material
     x_link = part.points[resp.node_max]
-    T = T_world_link[resp.i_time_max]
-    x_world = T[:3, :3] @ x_link + T[:3, 3]
+    x_world = _world(T_world_link[resp.i_time_max], x_link)
+    x_avg_link = part.points[resp.node_max_averaged]
+    x_avg_world = _world(T_world_link[resp.i_time_max_averaged], x_avg_link)
     vm_env = resp.vm_envelope_nodes
     sf_env = mat.safety_factor(vm_env, resp.principal_envelope)
     min_sf = float(np.min(sf_env))
@@ -117,11 +131,23 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
         support_band_m=support_band_m,
         lowest_frequency_hz=float(basis.omega[0] / (2 * np.pi)) if len(basis.omega) else float("nan"),
         quasi_static_max_von_mises_pa=sol.quasi_static_max_von_mises_pa,
-        equilibrium_rel_error=sol.equilibrium_error, points=part.points, cells=part.cells,
+        equilibrium_rel_error=sol.equilibrium_error, max_von_mises_averaged_pa=resp.max_von_mises_averaged,
+        time_of_max_averaged_s=float(t[resp.i_time_max_averaged]),
+        location_of_max_averaged_m=tuple(map(float, x_avg_world)),
+        location_of_max_averaged_link_m=tuple(map(float, x_avg_link)),
+        von_mises_averaged_at_max_pa=resp.von_mises_averaged_at_max, stress_discontinuity=resp.stress_discontinuity,
+        points=part.points, cells=part.cells,
         frame_fields={"displacement": ff["displacement"], "von_mises": ff["von_mises"],
                       "equivalent_strain": ff["von_mises"] / mat.E,
                       "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))},
         envelope={"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
-                  "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env},
+                  "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env,
+                  "von_mises_averaged": resp.vm_averaged_envelope_nodes},
         history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
-                 "max_deformation": resp.deformation_history})
+                 "max_deformation": resp.deformation_history,
+                 "max_von_mises_averaged": resp.vm_averaged_history})
+
+
+def _world(T: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Point x (3,) of the link frame in world axes, for the placement T (4, 4)."""
+    return T[:3, :3] @ x + T[:3, 3]

@@ -8,13 +8,15 @@ Layout (``out/``)::
     summary.json                    verdict, per-link and per-joint peaks, checks, timings, versions (its
                                     timings_s.write: writing everything in the folder but the final move)
     joints.csv                      time, q, qd, qdd, tau and six reaction components of every joint
-    links.csv                       time, peak von Mises / strain / deformation of every link (fine grid)
+    links.csv                       time, peak von Mises / strain / deformation / nodal-averaged von Mises of
+                                    every link (fine grid)
     robot.vtkhdf                    ParaView file gathering the links, every output frame a time step (VTK 9.7
                                     reads it; older ParaView: open the vtk/*.vtkhdf files together)
     vtk/<link>.vtkhdf               a link's time series (ParaView 5.12+): mesh once, then per output frame its
                                     points placed where the robot is and its point fields (float32)
     vtk/<link>_peak.vtu             the link at the output frame of its peak von Mises, float64 exact
-    vtk/<link>_envelope.vtu         max over the fine grid (min for the safety factor), in the link frame
+    vtk/<link>_envelope.vtu         max over the fine grid (min for the safety factor), in the link frame; its
+                                    von_mises_averaged: the envelope of the nodal-averaged von Mises
     with vtk_format="pvd" instead of the two .vtkhdf kinds (older readers, ~5x larger):
     robot.pvd                       ParaView collection: every link a part, every output frame a time step
     vtk/<link>_<frame>.vtu          a link's mesh placed where the robot is, with point fields (float64)

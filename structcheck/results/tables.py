@@ -1,6 +1,6 @@
 """The CSV tables of a results folder: ``joints.csv`` (time, q, qd, qdd, tau and six reaction components of every
-joint) and ``links.csv`` (time and every link's peak von Mises, strain and deformation) on the analysis grid,
-with repr-exact floats."""
+joint) and ``links.csv`` (time and every link's peak von Mises, strain and deformation, and its peak nodal-averaged
+von Mises) on the analysis grid, with repr-exact floats."""
 from __future__ import annotations
 
 import csv
@@ -29,7 +29,8 @@ def write_link_csv(run: RunResult, path: Path) -> None:
     cols = ["time_s"]
     data = [run.t[:, None]]
     for name, link in run.links.items():
-        for key, unit in (("max_von_mises", "pa"), ("max_equivalent_strain", ""), ("max_deformation", "m")):
+        for key, unit in (("max_von_mises", "pa"), ("max_equivalent_strain", ""), ("max_deformation", "m"),
+                          ("max_von_mises_averaged", "pa")):
             if key in link.history:
                 cols.append(f"{name}_{key}" + (f"_{unit}" if unit else ""))
                 data.append(link.history[key][:, None])
