@@ -2,7 +2,7 @@
 rigid motion of a surface.
 
 A wrench (F, M) at a reference point p is spread over a named surface as the linear traction
-t(x) = F/A + theta x (x - c), theta = J^-1 (M + (p - c) x F) (DESIGN.md): its resultant is exactly (F, M about p).
+t(x) = F/A + theta x (x - c), theta = J^-1 (M + (p - c) x F): its resultant is exactly (F, M about p).
 Pressure is the traction -p n (positive pushes into the surface). Surface integrals use 4th-order quadrature on
 the facets: scikit-fem's FacetBasis on straight-sided parts; on curved parts (``part.geometry_order == 2``) the
 same triangle rule on the curved 6-node facets, i.e. the tet's isoparametric map restricted to the face

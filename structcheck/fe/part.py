@@ -9,7 +9,7 @@ Loads are built as unit-load matrices (n_dof, k) so that a load history is ``F @
 - body force density rho (A0 + B x): 12 columns (A0 = e_i, then B_ij: b_i = rho x_j); the rigid-motion body
   force rho (g - a_O - alpha x x - omega x (omega x x)) has A0 = g - a_O and B = -[alpha]x - [omega]x[omega]x;
 - a wrench (F, M) at a reference point p spread over a named surface as the linear traction
-  t(x) = F/A + theta x (x - c), theta = J^-1 (M + (p - c) x F) (DESIGN.md), resultant exact: 6 columns;
+  t(x) = F/A + theta x (x - c), theta = J^-1 (M + (p - c) x F), resultant exact: 6 columns;
 - pressure: traction -p n (positive pushes into the surface).
 Element geometry (:attr:`Part.geometry_order`): 1, straight-sided P2 tets (the mid-side nodes at the edge
 midpoints: a linear-tet mesh, or any mesh with ``geometry_order=1``); 2, curved isoparametric P2 tets whose

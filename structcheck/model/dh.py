@@ -32,7 +32,7 @@ def build_dh_robot(rows, convention: str = "standard", home=None, limits=None, l
                    types=None, inertials=None, base_name: str = "base", name: str = "robot") -> Robot:
     """A serial robot from a D-H table (``convention`` 'standard' or 'modified', layouts in the module docstring).
 
-    The joint coordinate IS the row's variable, absolute (DESIGN.md): q_i = theta_i for a 'revolute' row,
+    The joint coordinate IS the row's variable, absolute: q_i = theta_i for a 'revolute' row,
     q_i = d_i for a 'prismatic' row. The row's entry for its variable must therefore be 0 (the pose is given by
     q, and the assembled pose by ``home``): a nonzero theta_i in a revolute row (or d_i in a prismatic row)
     raises InputError instead of silently shifting q. The other entries are the constant parameters (theta_i of

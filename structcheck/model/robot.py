@@ -6,7 +6,7 @@ Conventions (SI): ``q`` is the absolute joint coordinate [rad or m]. A joint pla
 translation q along it (prismatic), identity for fixed joints. The joint frame at the current q IS the child
 link frame (URDF convention), so a joint's reaction wrench is given at the child frame's origin in child axes.
 For D-H robots link i's frame sits on joint i's axis: modified (Craig) D-H frame i, or for standard D-H frame
-i-1 turned by theta_i about z_{i-1} and moved d_i along it (DESIGN.md); inertias given in standard frame i are
+i-1 turned by theta_i about z_{i-1} and moved d_i along it; inertias given in standard frame i are
 transformed into it.
 """
 from __future__ import annotations

@@ -47,7 +47,7 @@ def test_paper004_matches_eq2_position_and_approach(rng):
 
 
 def test_standard_dh_equals_product_of_transforms(rng):
-    """q is the absolute D-H variable: theta_i of a revolute row, d_i of a prismatic row (DESIGN.md); the other
+    """q is the absolute D-H variable: theta_i of a revolute row, d_i of a prismatic row; the other
     entries are constants, including the constant theta of the prismatic row (an 'offset row')."""
     rows = [(0.0, 0.3, 0.05, math.pi / 2), (0.0, 0.12, 0.4, 0.0), (0.7, 0.0, 0.02, -math.pi / 2),
             (0.0, -0.1, 0.03, 0.4)]
