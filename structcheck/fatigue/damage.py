@@ -233,7 +233,7 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         history is counted as periodic (:func:`~structcheck.fatigue.counting.rainflow_cycles`).
     material : str, Material or SNCurve
         A shipped material name, a :class:`structcheck.model.Material` (by name), a detail category
-        (``"EC3-71"``, ``"EC9-25-4.3"``) or an :class:`SNCurve`.
+        (``"EC3-71"``) or an :class:`SNCurve`.
     method : ``"critical_plane"`` (normal stress on the planes of :func:`plane_normals`) or
         ``"signed_von_mises"`` (misses non-proportional loading).
     mean_stress : ``"goodman"``, ``"gerber"``, ``"swt"``, ``"none"``; default ``"goodman"`` for base-material
