@@ -18,7 +18,9 @@ amplitude is below the curve's limit (endurance limit / cut-off: no damage) for 
 and also below S_u / max(M, 0) (no mean reaches the ultimate). For the Goodman bound, S_a / (1 - (x M - S_a)
 / S_u) increases with S_a, so its worst case is S_a = x a. Nodes are first screened with the same formula and
 R = 2 P, M = mid = P, P the largest Frobenius norm of the stress tensor over time (>= |n . S . n| on every
-plane, >= |signed von Mises|): only (node, plane) pairs with x_0 <= the scale of interest are counted.
+plane, >= |signed von Mises|; for the critical plane, tighter: R = 2 Q, M = mid = |S0| + Q with S0 the
+componentwise midrange tensor and Q = max_t |S(t) - S0|): only (node, plane) pairs with x_0 <= the scale of
+interest are counted. With a design life, that scale is the cap of :func:`cap_scale`.
 """
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ class FatigueResult:
 
 
 # ---------------------------------------------------------------------- screening bounds
-def _onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
+def onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
     """Smallest scale x of a history (range R, maximum M, midrange mid; arrays [Pa]) at which one of its
     cycles can damage (module docstring); inf for a history that cannot."""
     R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
@@ -116,6 +118,53 @@ def _onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
         if curve.ultimate_strength is not None:
             x = np.minimum(x, curve.ultimate_strength / np.clip(M, 0.0, None))
     return np.nan_to_num(x, nan=np.inf)
+
+
+def cap_scale(R, M, mid, curve: SNCurve, mean_stress: str, design_life: float) -> np.ndarray:
+    """Scale x at which the largest cycle of a history (range R, maximum M, midrange mid; arrays [Pa]) alone
+    gives the life ``design_life``: every history's safety factor is at most its x (the other cycles only add
+    damage), so the smallest x over the nodes caps the safety factor of the whole set. The largest rainflow
+    cycle of a periodic history has range R and mean mid, and its equivalent amplitude is the largest of the
+    history's (module docstring). inf for a history that no scale damages."""
+    R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
+    S_L = float(curve.strength(design_life))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if curve.quantity == "range":
+            x = S_L / R
+        else:
+            a = 0.5 * R
+            m = np.clip(mid, 0.0, None)
+            if mean_stress == "goodman":
+                x = S_L / (a + S_L * m / curve.ultimate_strength)
+            elif mean_stress == "gerber":  # root of (S_L m^2 / S_u^2) x^2 + a x - S_L = 0, in its stable form
+                c = S_L * (m / curve.ultimate_strength) ** 2
+                x = 2.0 * S_L / (a + np.sqrt(a * a + 4.0 * c * S_L))
+            elif mean_stress == "swt":
+                x = S_L / np.sqrt(np.clip(M, 0.0, None) * a)
+            else:
+                x = S_L / a
+        x = np.where(R > 0, x, np.inf)
+        if curve.ultimate_strength is not None:  # the largest cycle's mean reaches the ultimate: life 0
+            x = np.minimum(x, curve.ultimate_strength / np.clip(mid, 0.0, None))
+    return np.nan_to_num(x, nan=np.inf)
+
+
+def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf) -> float:
+    """The smallest :func:`cap_scale` over every (node, plane) pair, visiting nodes in increasing onset and
+    stopping where the onset passes the cap found (those nodes cannot lower it)."""
+    n_t = S.shape[0]
+    n_planes = 1 if weights is None else len(weights)
+    order = np.argsort(node_onset, kind="stable")
+    step = max(1, _CHUNK // (n_t * n_planes))
+    for start in range(0, len(order), step):
+        idx = order[start:start + step]
+        idx = idx[node_onset[idx] <= cap]
+        if not idx.size:
+            break
+        h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T
+        hi, lo = h.max(0), h.min(0)
+        cap = min(cap, float(cap_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress, design_life).min()))
+    return cap
 
 
 @dataclass(frozen=True)
@@ -145,7 +194,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset) -> _Table:
         idx = cand[start:start + step]
         h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T  # (n_t, k, p)
         hi, lo = h.max(0), h.min(0)
-        onset = _onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
+        onset = onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
         later = onset[onset > scale]
         if later.size:
             next_onset = min(next_onset, float(later.min()))
@@ -223,7 +272,8 @@ def _as_history(stress_history) -> np.ndarray:
 
 def fatigue_life(stress_history, material, *, method: str = "critical_plane", mean_stress: str | None = None,
                  surface_factor: float = 1.0, design_life_cycles: float | None = None,
-                 plane_step_deg: float = 10.0, screening: bool = True) -> FatigueResult:
+                 plane_step_deg: float = 10.0, screening: bool = True,
+                 safety_factor_cap: float = np.inf) -> FatigueResult:
     """Fatigue damage and life of every node under a duty cycle repeated.
 
     Parameters
@@ -246,6 +296,9 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     plane_step_deg : angular step of the plane grid (10 deg: 206 planes, amplitude within 1.5 %).
     screening : skip (node, plane) pairs that cannot be damaged (module docstring); ``False`` counts every
         pair, for verification only.
+    safety_factor_cap : a known upper bound of the safety factor of a larger set these nodes belong to (the
+        smallest :func:`cap_scale` of other nodes): pairs that cannot have a smaller factor are not counted, so
+        ``safety_factor`` is exact when it is <= the cap and is otherwise only known to exceed it.
     """
     S = _as_history(stress_history)
     if method not in METHODS:
@@ -265,13 +318,26 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
 
     normals = plane_normals(plane_step_deg) if method == "critical_plane" else None
     weights = None if normals is None else normal_stress_weights(normals)
-    P = stress_norm(S).max(0) if method == "critical_plane" else np.abs(signed_von_mises(S)).max(0)
-    node_onset = _onset_scale(2.0 * P, P, P, curve, mean_stress)
+    if method == "critical_plane":
+        # every plane's normal stress stays within n.S0.n +- Q, S0 the componentwise midrange tensor and
+        # Q = max_t |S(t) - S0|_F: range <= 2 Q, maximum and midrange <= |S0|_F + Q
+        S0 = 0.5 * (S.max(0) + S.min(0))
+        Q, P0 = stress_norm(S - S0).max(0), stress_norm(S0)
+        P = P0 + Q
+        node_onset = onset_scale(2.0 * Q, P, P, curve, mean_stress)
+    else:
+        P = np.abs(signed_von_mises(S)).max(0)
+        node_onset = onset_scale(2.0 * P, P, P, curve, mean_stress)
     n_nodes = S.shape[1]
 
-    # Count at scale 1 (the damage); with a design life, widen the counted set until the smallest safety
-    # factor found is below the scale counted at, so no uncounted pair can have a smaller one.
+    # Count at scale 1 (the damage) and, with a design life, up to the cap of the safety factor (the smallest
+    # scale at which one pair's largest cycle alone reaches the design life): no uncounted pair, whose onset
+    # is beyond the cap, can have a smaller factor. The loop widens further only if the cap was not reached.
     scale, sf, sf_node = (1.0 if screening else np.inf), None, None
+    if screening and design_life_cycles is not None:
+        cap = _safety_factor_cap(S, weights, curve, mean_stress, float(design_life_cycles), node_onset,
+                                 float(safety_factor_cap))
+        scale = max(scale, cap) if np.isfinite(cap) else scale
     while True:
         table = _count(S, weights, curve, mean_stress, scale, node_onset)
         if design_life_cycles is None:
@@ -280,7 +346,7 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         sfs = _safety_factors(table, curve, mean_stress, nodes, float(design_life_cycles))
         sf = float(sfs.min()) if sfs.size else np.inf
         sf_node = int(nodes[np.argmin(sfs)]) if sfs.size else int(np.argmax(P))
-        if sf <= scale or not np.isfinite(table.next_onset):
+        if sf <= scale or not np.isfinite(table.next_onset) or scale >= safety_factor_cap:
             break
         scale = sf if np.isfinite(sf) else max(2.0 * scale, table.next_onset)
 
