@@ -70,6 +70,7 @@ def test_safety_factor_brings_the_life_to_the_design_life(cantilever_run):
     assert s["fatigue_passed"] and s["passed"] and result.summary["passed"]
 
 
+@pytest.mark.slow  # a second run of the cantilever's fatigue (~35 s on the 2-core machine)
 def test_verdict_fails_when_the_design_life_exceeds_the_life(cantilever_run, tmp_path):
     _, result, _ = cantilever_run
     life = result.summary["links"]["beam"]["min_fatigue_life_cycles"]
