@@ -127,7 +127,7 @@ def cap_scale(R, M, mid, curve: SNCurve, mean_stress: str, design_life: float) -
     cycle of a periodic history has range R and mean mid, and its equivalent amplitude is the largest of the
     history's (module docstring). inf for a history that no scale damages."""
     R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
-    S_L = float(curve.strength(design_life))
+    S_L = curve.strength(design_life)  # scalar or per history
     with np.errstate(divide="ignore", invalid="ignore"):
         if curve.quantity == "range":
             x = S_L / R
@@ -181,11 +181,41 @@ class _Table:
     next_onset: float  # smallest onset scale among the pairs not counted
 
 
-def _count(S, weights, curve, mean_stress, scale, node_onset) -> _Table:
-    """Rainflow-count every (node, plane) pair whose onset scale is <= ``scale``."""
+def _reversal_bound(h: np.ndarray) -> np.ndarray:
+    """Number of peaks of each series h[:, ...] (time first) taken as periodic (increments include the one from
+    the last sample back to the first; plateaus skipped), at least 1: the rainflow count of one period of a
+    repeated history is one cycle per peak, so it bounds the count sum of :func:`.rainflow_cycles`."""
+    s = np.sign(np.diff(h, axis=0, append=h[:1]))
+    at = np.where(s != 0, np.arange(len(s)).reshape((-1,) + (1,) * (s.ndim - 1)), 0)
+    np.maximum.accumulate(at, axis=0, out=at)
+    s = np.take_along_axis(s, at, axis=0)  # plateaus take the last nonzero sign before them
+    s = np.where(s == 0, s[-1], s)  # leading plateau: its cyclic predecessor, the last sign
+    changes = np.count_nonzero(s * np.roll(s, 1, axis=0) < 0, axis=0)
+    return np.maximum(1, changes // 2)
+
+
+def _dominated(R, mid, h, curve, mean_stress, onset) -> np.ndarray:
+    """(k, p) True for pairs of a node (row) that cannot hold the node's largest damage at scale 1: the
+    largest cycle's damage d(R, mid) is a lower bound of a pair's damage, and n d_G(R, mid) an upper bound (n
+    the reversal bound, d_G with the Goodman amplitude for Gerber, which Goodman's bounds; every cycle's
+    equivalent amplitude is at most the largest cycle's, module docstring)."""
+    ones = np.ones(R.shape)
+    lower = _cycle_damage(R, mid, ones, curve, mean_stress)
+    upper_ms = "goodman" if mean_stress == "gerber" else mean_stress
+    upper = _reversal_bound(h) * _cycle_damage(R, mid, ones, curve, upper_ms)
+    lower = np.where(onset <= 1.0, lower, 0.0)
+    return upper < lower.max(axis=-1, keepdims=True)
+
+
+def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = False,
+           design_life: float | None = None) -> _Table:
+    """Rainflow-count every (node, plane) pair whose onset scale is <= ``scale`` (for the safety factor; with a
+    ``design_life``, only those whose safety factor can be <= ``scale``) and, with ``prune``, the pairs with
+    onset <= 1 that may hold their node's damage at scale 1 (:func:`_dominated`)."""
     n_t = S.shape[0]
     n_planes = 1 if weights is None else len(weights)
-    cand = np.flatnonzero(node_onset <= scale)
+    reach = max(scale, 1.0) if prune else scale
+    cand = np.flatnonzero(node_onset <= reach)
     skipped = node_onset[node_onset > scale]
     next_onset = float(skipped.min()) if skipped.size else np.inf
     pn, pp, pair, rng, mean, count = [], [], [], [], [], []
@@ -198,7 +228,19 @@ def _count(S, weights, curve, mean_stress, scale, node_onset) -> _Table:
         later = onset[onset > scale]
         if later.size:
             next_onset = min(next_onset, float(later.min()))
-        for k, p in zip(*np.nonzero(onset <= scale)):
+        take = onset <= scale
+        if design_life is not None and np.isfinite(scale):
+            # the pair's safety factor is at least the scale at which n_ub cycles as bad as its largest reach
+            # the design life (n_ub the reversal bound; Goodman bounds Gerber): count it only if that is <= scale
+            floor = cap_scale(hi - lo, hi, 0.5 * (hi + lo), curve, "goodman" if mean_stress == "gerber" else
+                              mean_stress, design_life * _reversal_bound(h))
+            skip = take & (floor > scale)
+            if skip.any():
+                next_onset = min(next_onset, float(floor[skip].min()))
+            take &= floor <= scale
+        if prune and scale < 1.0:
+            take |= (onset <= 1.0) & ~_dominated(hi - lo, 0.5 * (hi + lo), h, curve, mean_stress, onset)
+        for k, p in zip(*np.nonzero(take)):
             c = rainflow_cycles(h[:, k, p], periodic=True)
             pair.append(np.full(len(c), len(pn)))
             pn.append(idx[k])
@@ -333,13 +375,15 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     # Count at scale 1 (the damage) and, with a design life, up to the cap of the safety factor (the smallest
     # scale at which one pair's largest cycle alone reaches the design life): no uncounted pair, whose onset
     # is beyond the cap, can have a smaller factor. The loop widens further only if the cap was not reached.
-    scale, sf, sf_node = (1.0 if screening else np.inf), None, None
+    # Pairs with onset <= 1 whose damage cannot be their node's largest are skipped (_dominated).
+    scale, sf, sf_node = (0.0 if screening else np.inf), None, None
     if screening and design_life_cycles is not None:
         cap = _safety_factor_cap(S, weights, curve, mean_stress, float(design_life_cycles), node_onset,
                                  float(safety_factor_cap))
-        scale = max(scale, cap) if np.isfinite(cap) else scale
+        scale = cap if np.isfinite(cap) else 1.0
     while True:
-        table = _count(S, weights, curve, mean_stress, scale, node_onset)
+        table = _count(S, weights, curve, mean_stress, scale, node_onset, prune=screening,
+                       design_life=None if design_life_cycles is None else float(design_life_cycles))
         if design_life_cycles is None:
             break
         nodes = np.unique(table.pair_node)

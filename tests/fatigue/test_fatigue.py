@@ -253,3 +253,15 @@ def test_input_errors(kwargs, match):
     args.update(kwargs)
     with pytest.raises(InputError, match=match):
         fatigue_life(args.pop("stress_history"), args.pop("material"), **args)
+
+
+def test_reversal_bound_bounds_the_periodic_rainflow_count(rng):
+    """The screening's cycle-count bound (peaks of the periodic series) is never below the count sum of a
+    periodic rainflow count, and equals it for a history with one peak (one cycle per duty cycle)."""
+    from structcheck.fatigue.damage import _reversal_bound
+
+    for _ in range(300):
+        x = np.round(rng.standard_normal(rng.integers(2, 40)), 1)  # rounding makes plateaus and ties
+        assert rainflow_cycles(x, periodic=True).count.sum() <= _reversal_bound(x[:, None])[0]
+    trapezoid = np.array([-1.0, 0, 1, 1, 1, 0, -1, -1])
+    assert _reversal_bound(trapezoid[:, None])[0] == 1 == rainflow_cycles(trapezoid, periodic=True).count.sum()
