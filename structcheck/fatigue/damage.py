@@ -238,7 +238,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
             if skip.any():
                 next_onset = min(next_onset, float(floor[skip].min()))
             take &= floor <= scale
-        if prune and scale < 1.0:
+        if prune:  # the damage at scale 1, whatever the safety factor's pruning dropped
             take |= (onset <= 1.0) & ~_dominated(hi - lo, 0.5 * (hi + lo), h, curve, mean_stress, onset)
         for k, p in zip(*np.nonzero(take)):
             c = rainflow_cycles(h[:, k, p], periodic=True)

@@ -44,16 +44,18 @@ def test_life_at_midspan_node_matches_the_hand_sn_life(cantilever_run):
     study, result, out = cantilever_run
     env = pv.read(out / "vtk" / "beam_envelope.vtu")  # fields read back from the file
     x, z = env.points[:, 0], env.points[:, 2]
-    for xi in (0.1, 0.2):  # away from the clamp and the tip patch (Saint-Venant: > 2 h)
+    # mid-side nodes (x = odd multiples of 10 mm on the 20 mm elements), away from the clamp and the tip patch;
+    # at vertex nodes the largest of the unaveraged element values reads 2-3 % high on this 20 x 2 x 2 mesh (a
+    # bending stress ~ x z is not in the P2 tets' linear strain field), at mid-side nodes within 0.3 %
+    for xi in (0.05, 0.09, 0.15):
         node = np.flatnonzero(np.isclose(x, xi) & np.isclose(z, SMALL_H / 2) & np.isclose(env.points[:, 1], 0))
         assert node.size == 1
         dsigma = 2 * F0 * (SMALL_L - xi) * (SMALL_H / 2) / (SMALL_H ** 4 / 12)  # beam theory range
-        # the FE's bending stress at the node (von Mises envelope = |sigma_xx| peak) within 3 % of beam theory:
-        # the largest over the elements at the node of their unaveraged values reads 2.7 % high at x = 0.1 m on
-        # this 20 x 2 x 2 mesh (bending stress ~ x z is not in the P2 tets' linear strain field)
-        assert env["von_mises"][node[0]] == pytest.approx(dsigma / 2, rel=0.03)
-        # life: S-N life of the closed-form range; N ~ dsigma^-3, so 3 % in stress is 9 % in life
-        assert env["fatigue_life_cycles"][node[0]] == pytest.approx(ec3_71_life(dsigma), rel=0.09)
+        assert dsigma > (2 / 5) ** (1 / 3) * 71 * MPa  # above the knee: N = 2e6 (71 / dsigma)^3 holds
+        # the FE's bending stress at the node (von Mises envelope = |sigma_xx| peak) against beam theory
+        assert env["von_mises"][node[0]] == pytest.approx(dsigma / 2, rel=0.005)
+        # life: S-N life of the closed-form range; N ~ dsigma^-3, so 0.3 % in stress is 1 % in life
+        assert env["fatigue_life_cycles"][node[0]] == pytest.approx(ec3_71_life(dsigma), rel=0.01)
         assert env["fatigue_damage"][node[0]] == pytest.approx(1 / env["fatigue_life_cycles"][node[0]], rel=1e-12)
     s = json.loads((out / "summary.json").read_text())["links"]["beam"]
     assert s["min_fatigue_life_cycles"] == pytest.approx(env["fatigue_life_cycles"].min(), rel=1e-12)
@@ -70,7 +72,6 @@ def test_safety_factor_brings_the_life_to_the_design_life(cantilever_run):
     assert s["fatigue_passed"] and s["passed"] and result.summary["passed"]
 
 
-@pytest.mark.slow  # a second run of the cantilever's fatigue (~35 s on the 2-core machine)
 def test_verdict_fails_when_the_design_life_exceeds_the_life(cantilever_run, tmp_path):
     _, result, _ = cantilever_run
     life = result.summary["links"]["beam"]["min_fatigue_life_cycles"]
