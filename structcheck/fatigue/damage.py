@@ -194,17 +194,17 @@ def _reversal_bound(h: np.ndarray) -> np.ndarray:
     return np.maximum(1, changes // 2)
 
 
-def _dominated(R, mid, h, curve, mean_stress, onset) -> np.ndarray:
-    """(k, p) True for pairs of a node (row) that cannot hold the node's largest damage at scale 1: the
-    largest cycle's damage d(R, mid) is a lower bound of a pair's damage, and n d_G(R, mid) an upper bound (n
-    the reversal bound, d_G with the Goodman amplitude for Gerber, which Goodman's bounds; every cycle's
-    equivalent amplitude is at most the largest cycle's, module docstring)."""
+def _dominated(R, mid, n_ub, node, curve, mean_stress, onset) -> np.ndarray:
+    """True for pairs (flat arrays; ``node`` the pair's node, ``n_ub`` its :func:`_reversal_bound`) that cannot
+    hold their node's largest damage at scale 1: the largest cycle's damage d(R, mid) is a lower bound of a
+    pair's damage, and n_ub d_G(R, mid) an upper bound (d_G with the Goodman amplitude for Gerber, which
+    Goodman's bounds; every cycle's equivalent amplitude is at most the largest cycle's, module docstring)."""
     ones = np.ones(R.shape)
-    lower = _cycle_damage(R, mid, ones, curve, mean_stress)
-    upper_ms = "goodman" if mean_stress == "gerber" else mean_stress
-    upper = _reversal_bound(h) * _cycle_damage(R, mid, ones, curve, upper_ms)
-    lower = np.where(onset <= 1.0, lower, 0.0)
-    return upper < lower.max(axis=-1, keepdims=True)
+    lower = np.where(onset <= 1.0, _cycle_damage(R, mid, ones, curve, mean_stress), 0.0)
+    upper = n_ub * _cycle_damage(R, mid, ones, curve, "goodman" if mean_stress == "gerber" else mean_stress)
+    best = np.zeros(node.max() + 1 if node.size else 0)
+    np.maximum.at(best, node, lower)
+    return upper < best[node]
 
 
 def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = False,
@@ -228,19 +228,23 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
         later = onset[onset > scale]
         if later.size:
             next_onset = min(next_onset, float(later.min()))
-        take = onset <= scale
+        # pairs that may be counted: onset within the safety factor's scale, or within 1 for the damage
+        kk, qq = np.nonzero(onset <= (max(scale, 1.0) if prune else scale))  # (node in chunk, plane)
+        R, M, mid, o = (hi - lo)[kk, qq], hi[kk, qq], 0.5 * (hi + lo)[kk, qq], onset[kk, qq]
+        n_ub = _reversal_bound(h[:, kk, qq]) if kk.size else np.zeros(0, int)
+        take = o <= scale
         if design_life is not None and np.isfinite(scale):
             # the pair's safety factor is at least the scale at which n_ub cycles as bad as its largest reach
             # the design life (n_ub the reversal bound; Goodman bounds Gerber): count it only if that is <= scale
-            floor = cap_scale(hi - lo, hi, 0.5 * (hi + lo), curve, "goodman" if mean_stress == "gerber" else
-                              mean_stress, design_life * _reversal_bound(h))
+            floor = cap_scale(R, M, mid, curve, "goodman" if mean_stress == "gerber" else mean_stress,
+                              design_life * n_ub)
             skip = take & (floor > scale)
             if skip.any():
                 next_onset = min(next_onset, float(floor[skip].min()))
             take &= floor <= scale
         if prune:  # the damage at scale 1, whatever the safety factor's pruning dropped
-            take |= (onset <= 1.0) & ~_dominated(hi - lo, 0.5 * (hi + lo), h, curve, mean_stress, onset)
-        for k, p in zip(*np.nonzero(take)):
+            take |= (o <= 1.0) & ~_dominated(R, mid, n_ub, kk, curve, mean_stress, o)
+        for k, p in zip(kk[take], qq[take]):
             c = rainflow_cycles(h[:, k, p], periodic=True)
             pair.append(np.full(len(c), len(pn)))
             pn.append(idx[k])
