@@ -131,3 +131,42 @@ def test_material_without_sn_data_is_input_error(tmp_path):
     with pytest.raises(InputError, match="link 'beam': fatigue was asked for .* no fatigue \\(S-N\\) data for "
                                          "material 'unobtainium'"):
         run(bare, None, progress=False, write=False)
+
+
+def midspan_node(points, xi):
+    node = np.flatnonzero(np.isclose(points[:, 0], xi) & np.isclose(points[:, 2], SMALL_H / 2)
+                          & np.isclose(points[:, 1], 0))
+    assert node.size == 1
+    return node[0]
+
+
+def test_goodman_life_of_a_pulsating_load_matches_the_hand_value(tmp_path):
+    """Structural steel's curve (Shigley: 0.9 S_ut at 1e3, S_e' = 0.5 S_ut at 1e6, S_ut = 460 MPa) under a tip
+    force 0 -> F -> 0: at a mid-side surface node the bending stress cycles 0 -> sigma, so S_a = S_m = sigma / 2
+    and Goodman's S_ar = S_a / (1 - S_m / S_ut)."""
+    F = 1720.0
+    force = f"STEP(time, 0, 0, 0.25, {F}) + STEP(time, 0.5, 0, 0.75, {-F})"
+    study = dataclasses.replace(cantilever(tmp_path, cycles_per_hour=100.0), fatigue_details={},
+                                point_forces=(PointForce("tip", force, (0, 0, -1)),))
+    link = run(study, None, progress=False, write=False).links["beam"]
+    xi = 0.09
+    n = midspan_node(link.points, xi)
+    sigma = F * (SMALL_L - xi) * (SMALL_H / 2) / (SMALL_H ** 4 / 12)  # beam theory, 400 MPa
+    assert link.envelope["von_mises"][n] == pytest.approx(sigma, rel=0.005)
+    Su = 460 * MPa
+    m = np.log(1e6 / 1e3) / np.log(0.9 * Su / (0.5 * Su))
+    S_ar = (sigma / 2) / (1 - (sigma / 2) / Su)
+    # N ~ S_ar^-11.75 and S_ar ~ sigma^1.77 here: 0.1 % in stress is 2 % in life
+    assert link.envelope["fatigue_life_cycles"][n] == pytest.approx(1e3 * (0.9 * Su / S_ar) ** m, rel=0.02)
+    assert link.fatigue["fatigue_curve"] == "structural_steel" and "fatigue_safety_factor" not in link.fatigue
+
+
+def test_signed_von_mises_gives_the_critical_plane_life_in_uniaxial_bending(cantilever_run, tmp_path):
+    _, result, _ = cantilever_run
+    study = cantilever(tmp_path, cycles_per_hour=100.0, fatigue_method="signed_von_mises")
+    link = run(study, None, progress=False, write=False).links["beam"]
+    ref = result.links["beam"]
+    for xi in (0.05, 0.09, 0.15):  # uniaxial sigma_xx: signed von Mises = sigma_xx, the x plane is critical
+        n = midspan_node(link.points, xi)
+        assert link.envelope["fatigue_life_cycles"][n] == pytest.approx(ref.envelope["fatigue_life_cycles"][n],
+                                                                       rel=0.01)
