@@ -170,3 +170,19 @@ def test_signed_von_mises_gives_the_critical_plane_life_in_uniaxial_bending(cant
         n = midspan_node(link.points, xi)
         assert link.envelope["fatigue_life_cycles"][n] == pytest.approx(ref.envelope["fatigue_life_cycles"][n],
                                                                        rel=0.01)
+
+
+def test_detail_category_on_a_named_surface_only(cantilever_run, tmp_path):
+    """A region takes its detail category, the rest of the link its material's curve: at F0 = 200 N the steel
+    (S_e' = 230 MPa) is undamaged, so only the clamped face's nodes (EC3-71 there) have a finite life, the same
+    as when the whole link is EC3-71."""
+    _, result, _ = cantilever_run
+    study = cantilever(tmp_path, cycles_per_hour=100.0)
+    study = dataclasses.replace(study, fatigue_details={"beam": {"joint1": "EC3-71"}})
+    link = run(study, None, progress=False, write=False).links["beam"]
+    face = study.parts["beam"].named_nodes("joint1")
+    life = link.envelope["fatigue_life_cycles"]
+    assert np.isfinite(life[face]).any() and np.isinf(np.delete(life, face)).all()
+    whole = result.links["beam"].envelope["fatigue_life_cycles"]
+    np.testing.assert_allclose(life[face], whole[face], rtol=1e-12)
+    assert link.fatigue["min_fatigue_life_cycles"] == pytest.approx(whole.min(), rel=1e-12)
