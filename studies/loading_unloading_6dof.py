@@ -3,8 +3,9 @@
 Robot: modified D-H table of Table 1 (d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm), home pose 90/90/90/-90/0/0 deg,
 joint ranges of Table 1 read as offsets from home. Motion: the STEP laws of section 3.1, verbatim, over 10 s.
 Payload: 196 N (a 20 kg part) as two 98 N forces straight down on the claws, applied over 10 ms at 2 s and
-released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift design life (fatigue). Materials (Table 2): base and waist 304 stainless, all other links 6061 (the paper's 55.2 MPa
-yield, i.e. the annealed 6061-O temper). Link geometry is our own (the paper does not give it), sized like a real
+released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift design life (fatigue). Materials
+(Table 2): base and waist 304 stainless, all other links 6061 (the paper's 55.2 MPa yield, i.e. the annealed
+6061-O temper). Link geometry is our own (the paper does not give it), sized like a real
 20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall.
 
     python studies/loading_unloading_6dof.py [--out DIR] [--wall-mm 8]

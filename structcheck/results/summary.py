@@ -84,7 +84,9 @@ def fatigue_summary(study, duty, links: Mapping[str, Any]) -> dict[str, Any] | N
     life = lives[worst] if worst else float("inf")
     return {"cycles_per_hour": duty.cycles_per_hour, "duty_cycle_s": duty.duty_cycle_s,
             "design_life_cycles": duty.design_life_cycles, "design_life_hours": duty.design_life_hours,
-            "method": study.fatigue_method, "mean_stress_correction": study.mean_stress_correction or "goodman (material curves), none (detail categories)",
+            "method": study.fatigue_method,
+            "mean_stress_correction": study.mean_stress_correction or "goodman (material curves), none (detail "
+                                                                      "categories)",
             "surface_factor": study.surface_factor, "min_life_link": worst if np.isfinite(life) else None,
             "min_life_cycles": life, "min_life_hours": duty.hours(life) if np.isfinite(life) else float("inf")}
 
