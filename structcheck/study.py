@@ -26,6 +26,8 @@ import numpy as np
 from . import loads as linkloads
 from .checks import LinkSolution, run_warnings, tool_point_checks, verdict
 from .errors import InputError
+from .fatigue.duty import Duty, study_duty, study_fatigue_settings
+from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
@@ -78,6 +80,15 @@ class Study:
     ``{"checks": {"fk_table_max_error_mm": 1e-12}}``; a key the run already wrote is an error), and
     ``write_extra(result, folder)`` writes further files into the results folder while it is being written (so
     they are part of the same atomic folder). ``result`` is the run's ``RunResult``.
+
+    Durability (``docs/fatigue.md``): fatigue runs when ``cycles_per_hour`` or a design life
+    (``design_life_hours``, which needs ``cycles_per_hour``, or ``design_life_cycles``) is given; one duty cycle
+    is the study's motion (``t_end``), repeated. ``fatigue_method`` 'critical_plane' or 'signed_von_mises';
+    ``mean_stress_correction`` None (Goodman on material curves, none on detail categories), 'goodman',
+    'gerber', 'swt' or 'none'; ``surface_factor`` the Marin factors on every material curve; ``fatigue_details``
+    maps a link to a detail category ('EC3-71'), material name or ``fatigue.SNCurve`` for the whole link, or to
+    {surface or line name: category} for regions of it. With a design life, a link whose shortest fatigue life
+    is below it fails.
     """
 
     name: str
@@ -104,6 +115,13 @@ class Study:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
     write_extra: Callable[[RunResult, Path], Any] | None = None
+    cycles_per_hour: float | None = None
+    design_life_hours: float | None = None
+    design_life_cycles: float | None = None
+    fatigue_method: str = "critical_plane"
+    mean_stress_correction: str | None = None
+    surface_factor: float = 1.0
+    fatigue_details: Mapping[str, Any] = field(default_factory=dict)
 
 
 def load_study(path: str | Path, **params) -> Study:
@@ -173,7 +191,8 @@ class Prepared:
     """A study's inputs made ready: the ``chain`` (``ClosedChain``; an open robot has no cuts) whose tree carries
     the link inertials the run uses, the driven ``laws`` (joint name -> law, offsets from home), the point forces'
     magnitude ``force_laws`` (in ``study.point_forces`` order), the ``payloads`` as the dynamics takes them, the
-    analysis ``grid`` and the links with a part, in the robot's order (``fe_links``)."""
+    analysis ``grid``, the links with a part, in the robot's order (``fe_links``), and the ``duty`` (None: no
+    fatigue) with each FE link's fatigue (settings, S-N curves per region) in ``fatigue``."""
 
     chain: Any
     laws: dict
@@ -181,6 +200,8 @@ class Prepared:
     payloads: dict
     grid: TimeGrid
     fe_links: tuple[str, ...]
+    duty: Duty | None = None
+    fatigue: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -219,8 +240,31 @@ def prepare(study: Study) -> Prepared:
     force_laws = tuple(as_law(pf.magnitude) for pf in study.point_forces)
     grid = time_grid(list(laws.values()) + list(force_laws), study.t_end, n_frames=study.n_frames,
                      min_ramp_samples=study.min_ramp_samples, max_dt=study.max_step_s)
+    fe_links = tuple(n for n in tree.link_names if n in study.parts)
+    duty, fatigue = fatigue_inputs(study, fe_links)
     return Prepared(chain=chain.with_tree(tree), laws=laws, force_laws=force_laws, payloads=payloads, grid=grid,
-                    fe_links=tuple(n for n in tree.link_names if n in study.parts))
+                    fe_links=fe_links, duty=duty, fatigue=fatigue)
+
+
+def fatigue_inputs(study: Study, fe_links: tuple[str, ...]) -> tuple[Duty | None, dict]:
+    """The study's duty and, per FE link, its fatigue settings and S-N curves (checked before any FE work)."""
+    duty = study_duty(study)
+    if duty is None:
+        return None, {}
+    unknown = sorted(set(study.fatigue_details or {}) - set(fe_links))
+    if unknown:
+        raise InputError(f"fatigue_details names links {unknown} that have no part; the FE links are {list(fe_links)}")
+    out = {}
+    for name in fe_links:
+        settings = study_fatigue_settings(study, duty, name)
+        out[name] = (settings, check_settings(settings, study.parts[name], name))
+    return duty, out
+
+
+def link_fatigues(study: Study, prep: Prepared, solutions: dict[str, LinkSolution]) -> dict[str, LinkFatigue]:
+    """Every FE link's fatigue over one duty cycle (the analysis grid), when the study asks for it."""
+    return {n: link_fatigue(s.part, s.basis, s.loads.coeff, s.modal, *prep.fatigue[n], link=n)
+            for n, s in solutions.items() if n in prep.fatigue}
 
 
 def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
@@ -337,10 +381,13 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
             with clock(f"fe_{name}"):
                 solutions[name] = link_solution(study, name, bases[name], loads[name], t)
             bar.update()
+    with clock("fatigue"):
+        fatigue = link_fatigues(study, prep, solutions)
     frames = output_frames(prep.grid, t, solutions)
     tree, kin = prep.chain.tree, body.dynamics.kinematics
     links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
-                            study.required_safety_factor, study.support_band_m) for n, s in solutions.items()}
+                            study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)
+             for n, s in solutions.items()}
     tool = None if not study.tool_point else tool_point_checks(
         tree, kin.T_world_link, solutions, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
         study.gravity)
@@ -351,7 +398,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
-                          {**clock.timings, "total": clock.elapsed()}, t, len(frames))
+                          {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,

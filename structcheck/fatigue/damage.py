@@ -18,7 +18,9 @@ amplitude is below the curve's limit (endurance limit / cut-off: no damage) for 
 and also below S_u / max(M, 0) (no mean reaches the ultimate). For the Goodman bound, S_a / (1 - (x M - S_a)
 / S_u) increases with S_a, so its worst case is S_a = x a. Nodes are first screened with the same formula and
 R = 2 P, M = mid = P, P the largest Frobenius norm of the stress tensor over time (>= |n . S . n| on every
-plane, >= |signed von Mises|): only (node, plane) pairs with x_0 <= the scale of interest are counted.
+plane, >= |signed von Mises|; for the critical plane, tighter: R = 2 Q, M = mid = |S0| + Q with S0 the
+componentwise midrange tensor and Q = max_t |S(t) - S0|): only (node, plane) pairs with x_0 <= the scale of
+interest are counted. With a design life, that scale is the cap of :func:`cap_scale`.
 """
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ class FatigueResult:
 
 
 # ---------------------------------------------------------------------- screening bounds
-def _onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
+def onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
     """Smallest scale x of a history (range R, maximum M, midrange mid; arrays [Pa]) at which one of its
     cycles can damage (module docstring); inf for a history that cannot."""
     R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
@@ -118,6 +120,53 @@ def _onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
     return np.nan_to_num(x, nan=np.inf)
 
 
+def cap_scale(R, M, mid, curve: SNCurve, mean_stress: str, design_life: float) -> np.ndarray:
+    """Scale x at which the largest cycle of a history (range R, maximum M, midrange mid; arrays [Pa]) alone
+    gives the life ``design_life``: every history's safety factor is at most its x (the other cycles only add
+    damage), so the smallest x over the nodes caps the safety factor of the whole set. The largest rainflow
+    cycle of a periodic history has range R and mean mid, and its equivalent amplitude is the largest of the
+    history's (module docstring). inf for a history that no scale damages."""
+    R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
+    S_L = curve.strength(design_life)  # scalar or per history
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if curve.quantity == "range":
+            x = S_L / R
+        else:
+            a = 0.5 * R
+            m = np.clip(mid, 0.0, None)
+            if mean_stress == "goodman":
+                x = S_L / (a + S_L * m / curve.ultimate_strength)
+            elif mean_stress == "gerber":  # root of (S_L m^2 / S_u^2) x^2 + a x - S_L = 0, in its stable form
+                c = S_L * (m / curve.ultimate_strength) ** 2
+                x = 2.0 * S_L / (a + np.sqrt(a * a + 4.0 * c * S_L))
+            elif mean_stress == "swt":
+                x = S_L / np.sqrt(np.clip(M, 0.0, None) * a)
+            else:
+                x = S_L / a
+        x = np.where(R > 0, x, np.inf)
+        if curve.ultimate_strength is not None:  # the largest cycle's mean reaches the ultimate: life 0
+            x = np.minimum(x, curve.ultimate_strength / np.clip(mid, 0.0, None))
+    return np.nan_to_num(x, nan=np.inf)
+
+
+def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf) -> float:
+    """The smallest :func:`cap_scale` over every (node, plane) pair, visiting nodes in increasing onset and
+    stopping where the onset passes the cap found (those nodes cannot lower it)."""
+    n_t = S.shape[0]
+    n_planes = 1 if weights is None else len(weights)
+    order = np.argsort(node_onset, kind="stable")
+    step = max(1, _CHUNK // (n_t * n_planes))
+    for start in range(0, len(order), step):
+        idx = order[start:start + step]
+        idx = idx[node_onset[idx] <= cap]
+        if not idx.size:
+            break
+        h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T
+        hi, lo = h.max(0), h.min(0)
+        cap = min(cap, float(cap_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress, design_life).min()))
+    return cap
+
+
 @dataclass(frozen=True)
 class _Table:
     """Cycles of the counted (node, plane) pairs, flattened: pair_node/pair_plane (n_pairs,), and per cycle
@@ -132,11 +181,41 @@ class _Table:
     next_onset: float  # smallest onset scale among the pairs not counted
 
 
-def _count(S, weights, curve, mean_stress, scale, node_onset) -> _Table:
-    """Rainflow-count every (node, plane) pair whose onset scale is <= ``scale``."""
+def _reversal_bound(h: np.ndarray) -> np.ndarray:
+    """Number of peaks of each series h[:, ...] (time first) taken as periodic (increments include the one from
+    the last sample back to the first; plateaus skipped), at least 1: the rainflow count of one period of a
+    repeated history is one cycle per peak, so it bounds the count sum of :func:`.rainflow_cycles`."""
+    s = np.sign(np.diff(h, axis=0, append=h[:1]))
+    at = np.where(s != 0, np.arange(len(s)).reshape((-1,) + (1,) * (s.ndim - 1)), 0)
+    np.maximum.accumulate(at, axis=0, out=at)
+    s = np.take_along_axis(s, at, axis=0)  # plateaus take the last nonzero sign before them
+    s = np.where(s == 0, s[-1], s)  # leading plateau: its cyclic predecessor, the last sign
+    changes = np.count_nonzero(s * np.roll(s, 1, axis=0) < 0, axis=0)
+    return np.maximum(1, changes // 2)
+
+
+def _dominated(R, mid, n_ub, node, curve, mean_stress, onset) -> np.ndarray:
+    """True for pairs (flat arrays; ``node`` the pair's node, ``n_ub`` its :func:`_reversal_bound`) that cannot
+    hold their node's largest damage at scale 1: the largest cycle's damage d(R, mid) is a lower bound of a
+    pair's damage, and n_ub d_G(R, mid) an upper bound (d_G with the Goodman amplitude for Gerber, which
+    Goodman's bounds; every cycle's equivalent amplitude is at most the largest cycle's, module docstring)."""
+    ones = np.ones(R.shape)
+    lower = np.where(onset <= 1.0, _cycle_damage(R, mid, ones, curve, mean_stress), 0.0)
+    upper = n_ub * _cycle_damage(R, mid, ones, curve, "goodman" if mean_stress == "gerber" else mean_stress)
+    best = np.zeros(node.max() + 1 if node.size else 0)
+    np.maximum.at(best, node, lower)
+    return upper < best[node]
+
+
+def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = False,
+           design_life: float | None = None) -> _Table:
+    """Rainflow-count every (node, plane) pair whose onset scale is <= ``scale`` (for the safety factor; with a
+    ``design_life``, only those whose safety factor can be <= ``scale``) and, with ``prune``, the pairs with
+    onset <= 1 that may hold their node's damage at scale 1 (:func:`_dominated`)."""
     n_t = S.shape[0]
     n_planes = 1 if weights is None else len(weights)
-    cand = np.flatnonzero(node_onset <= scale)
+    reach = max(scale, 1.0) if prune else scale
+    cand = np.flatnonzero(node_onset <= reach)
     skipped = node_onset[node_onset > scale]
     next_onset = float(skipped.min()) if skipped.size else np.inf
     pn, pp, pair, rng, mean, count = [], [], [], [], [], []
@@ -145,11 +224,27 @@ def _count(S, weights, curve, mean_stress, scale, node_onset) -> _Table:
         idx = cand[start:start + step]
         h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T  # (n_t, k, p)
         hi, lo = h.max(0), h.min(0)
-        onset = _onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
+        onset = onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
         later = onset[onset > scale]
         if later.size:
             next_onset = min(next_onset, float(later.min()))
-        for k, p in zip(*np.nonzero(onset <= scale)):
+        # pairs that may be counted: onset within the safety factor's scale, or within 1 for the damage
+        kk, qq = np.nonzero(onset <= (max(scale, 1.0) if prune else scale))  # (node in chunk, plane)
+        R, M, mid, o = (hi - lo)[kk, qq], hi[kk, qq], 0.5 * (hi + lo)[kk, qq], onset[kk, qq]
+        n_ub = _reversal_bound(h[:, kk, qq]) if kk.size else np.zeros(0, int)
+        take = o <= scale
+        if design_life is not None and np.isfinite(scale):
+            # the pair's safety factor is at least the scale at which n_ub cycles as bad as its largest reach
+            # the design life (n_ub the reversal bound; Goodman bounds Gerber): count it only if that is <= scale
+            floor = cap_scale(R, M, mid, curve, "goodman" if mean_stress == "gerber" else mean_stress,
+                              design_life * n_ub)
+            skip = take & (floor > scale)
+            if skip.any():
+                next_onset = min(next_onset, float(floor[skip].min()))
+            take &= floor <= scale
+        if prune:  # the damage at scale 1, whatever the safety factor's pruning dropped
+            take |= (o <= 1.0) & ~_dominated(R, mid, n_ub, kk, curve, mean_stress, o)
+        for k, p in zip(kk[take], qq[take]):
             c = rainflow_cycles(h[:, k, p], periodic=True)
             pair.append(np.full(len(c), len(pn)))
             pn.append(idx[k])
@@ -223,7 +318,8 @@ def _as_history(stress_history) -> np.ndarray:
 
 def fatigue_life(stress_history, material, *, method: str = "critical_plane", mean_stress: str | None = None,
                  surface_factor: float = 1.0, design_life_cycles: float | None = None,
-                 plane_step_deg: float = 10.0, screening: bool = True) -> FatigueResult:
+                 plane_step_deg: float = 10.0, screening: bool = True,
+                 safety_factor_cap: float = np.inf) -> FatigueResult:
     """Fatigue damage and life of every node under a duty cycle repeated.
 
     Parameters
@@ -233,7 +329,7 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         history is counted as periodic (:func:`~structcheck.fatigue.counting.rainflow_cycles`).
     material : str, Material or SNCurve
         A shipped material name, a :class:`structcheck.model.Material` (by name), a detail category
-        (``"EC3-71"``, ``"EC9-25-4.3"``) or an :class:`SNCurve`.
+        (``"EC3-71"``) or an :class:`SNCurve`.
     method : ``"critical_plane"`` (normal stress on the planes of :func:`plane_normals`) or
         ``"signed_von_mises"`` (misses non-proportional loading).
     mean_stress : ``"goodman"``, ``"gerber"``, ``"swt"``, ``"none"``; default ``"goodman"`` for base-material
@@ -246,6 +342,9 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     plane_step_deg : angular step of the plane grid (10 deg: 206 planes, amplitude within 1.5 %).
     screening : skip (node, plane) pairs that cannot be damaged (module docstring); ``False`` counts every
         pair, for verification only.
+    safety_factor_cap : a known upper bound of the safety factor of a larger set these nodes belong to (the
+        smallest :func:`cap_scale` of other nodes): pairs that cannot have a smaller factor are not counted, so
+        ``safety_factor`` is exact when it is <= the cap and is otherwise only known to exceed it.
     """
     S = _as_history(stress_history)
     if method not in METHODS:
@@ -265,22 +364,37 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
 
     normals = plane_normals(plane_step_deg) if method == "critical_plane" else None
     weights = None if normals is None else normal_stress_weights(normals)
-    P = stress_norm(S).max(0) if method == "critical_plane" else np.abs(signed_von_mises(S)).max(0)
-    node_onset = _onset_scale(2.0 * P, P, P, curve, mean_stress)
+    if method == "critical_plane":
+        # every plane's normal stress stays within n.S0.n +- Q, S0 the componentwise midrange tensor and
+        # Q = max_t |S(t) - S0|_F: range <= 2 Q, maximum and midrange <= |S0|_F + Q
+        S0 = 0.5 * (S.max(0) + S.min(0))
+        Q, P0 = stress_norm(S - S0).max(0), stress_norm(S0)
+        P = P0 + Q
+        node_onset = onset_scale(2.0 * Q, P, P, curve, mean_stress)
+    else:
+        P = np.abs(signed_von_mises(S)).max(0)
+        node_onset = onset_scale(2.0 * P, P, P, curve, mean_stress)
     n_nodes = S.shape[1]
 
-    # Count at scale 1 (the damage); with a design life, widen the counted set until the smallest safety
-    # factor found is below the scale counted at, so no uncounted pair can have a smaller one.
-    scale, sf, sf_node = (1.0 if screening else np.inf), None, None
+    # Count at scale 1 (the damage) and, with a design life, up to the cap of the safety factor (the smallest
+    # scale at which one pair's largest cycle alone reaches the design life): no uncounted pair, whose onset
+    # is beyond the cap, can have a smaller factor. The loop widens further only if the cap was not reached.
+    # Pairs with onset <= 1 whose damage cannot be their node's largest are skipped (_dominated).
+    scale, sf, sf_node = (0.0 if screening else np.inf), None, None
+    if screening and design_life_cycles is not None:
+        cap = _safety_factor_cap(S, weights, curve, mean_stress, float(design_life_cycles), node_onset,
+                                 float(safety_factor_cap))
+        scale = cap if np.isfinite(cap) else 1.0
     while True:
-        table = _count(S, weights, curve, mean_stress, scale, node_onset)
+        table = _count(S, weights, curve, mean_stress, scale, node_onset, prune=screening,
+                       design_life=None if design_life_cycles is None else float(design_life_cycles))
         if design_life_cycles is None:
             break
         nodes = np.unique(table.pair_node)
         sfs = _safety_factors(table, curve, mean_stress, nodes, float(design_life_cycles))
         sf = float(sfs.min()) if sfs.size else np.inf
         sf_node = int(nodes[np.argmin(sfs)]) if sfs.size else int(np.argmax(P))
-        if sf <= scale or not np.isfinite(table.next_onset):
+        if sf <= scale or not np.isfinite(table.next_onset) or scale >= safety_factor_cap:
             break
         scale = sf if np.isfinite(sf) else max(2.0 * scale, table.next_onset)
 

@@ -1,8 +1,9 @@
 """Design-change verification: compare two results folders (baseline vs candidate).
 
 A metric *regresses* when the candidate is worse than the baseline by more than the tolerance (percent of the
-baseline value): higher stress, strain, deformation or tool-point deflection, lower safety factor. Mass is
-reported, never judged.
+baseline value): higher stress, strain, deformation or tool-point deflection, lower safety factor, shorter
+fatigue life (null in summary.json: infinite) or lower fatigue safety factor. Mass is reported, never judged.
+Metrics that neither run has (fatigue not asked for) are left out of the table.
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ LINK_METRICS = (
     ("max_equivalent_strain", "max strain", 1.0, "", +1),
     ("max_deformation_m", "max deformation", 1e3, "mm", +1),
     ("min_safety_factor", "min safety factor", 1.0, "", -1),
+    ("min_fatigue_life_cycles", "min fatigue life", 1.0, "cycles", -1),  # null: infinite life
+    ("fatigue_safety_factor", "fatigue safety factor", 1.0, "", -1),  # null: infinite
     ("mass_kg", "mass", 1.0, "kg", 0),
 )
 
@@ -78,6 +81,8 @@ def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0) -> Compar
     deltas = []
     for link in sb["links"]:
         for key, label, scale, unit, worse in LINK_METRICS:
+            if key not in sb["links"][link] and key not in sc["links"][link]:
+                continue
             deltas.append(_delta(link, key, label, scale, unit, worse, sb["links"][link].get(key),
                                  sc["links"][link].get(key), tolerance_pct))
     deltas.append(_delta("(robot)", "tool_point_deflection_m", "tool-point deflection", 1e3, "mm", +1,

@@ -59,6 +59,8 @@ class LinkResult:
     frame_fields: dict[str, np.ndarray] = field(default_factory=dict)
     envelope: dict[str, np.ndarray] = field(default_factory=dict)
     history: dict[str, np.ndarray] = field(default_factory=dict)
+    fatigue: dict[str, Any] = field(default_factory=dict)  # summary entries (empty: fatigue did not run)
+    fatigue_result: Any = None  # fatigue.LinkFatigue (governing history and cycles, for the plot)
 
     def summary(self) -> dict[str, Any]:
         keys = ("material", "mass_kg", "yield_strength_pa", "criterion", "max_von_mises_pa", "time_of_max_s",
@@ -72,6 +74,7 @@ class LinkResult:
         qs = self.quasi_static_max_von_mises_pa
         # transient peak / quasi-static peak (elastic inertia of the link itself)
         out["dynamic_amplification"] = plain(self.max_von_mises_pa / qs if qs and np.isfinite(qs) else float("nan"))
+        out.update(plain(self.fatigue))
         return out
 
 
@@ -101,12 +104,34 @@ class RunResult:
     tool_point_deflection: np.ndarray | None = None
 
 
+def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:
+    """A link's fatigue entries of summary.json from its ``fatigue.LinkFatigue`` and the study's ``Duty``: lives
+    in duty cycles and hours (inf, written null, with ``fatigue_infinite_life`` true: no cycle reaches the
+    curve's endurance limit or cut-off), damage per duty cycle, the governing node's place (link frame [m]),
+    and with a design life the fatigue safety factor (factor on the stress history that brings the shortest life
+    to the design life; null when no factor damages) and ``fatigue_passed`` (shortest life >= design life)."""
+    life = fat.min_life_cycles
+    out = {"min_fatigue_life_cycles": life, "min_fatigue_life_hours": duty.hours(life) if np.isfinite(life) else
+           float("inf"), "fatigue_infinite_life": bool(np.isinf(life)),
+           "fatigue_damage_per_cycle": float(fat.damage_per_cycle.max()),
+           "location_of_min_life_m": None if fat.governing_node is None else
+           tuple(map(float, points[fat.governing_node])),
+           "fatigue_curve": fat.curve.name if fat.curve is not None else None,
+           "fatigue_points_counted": fat.n_points_counted}
+    if duty.design_life_cycles is not None:
+        out["fatigue_safety_factor"] = fat.safety_factor
+        out["fatigue_passed"] = bool(life >= duty.design_life_cycles)
+    return out
+
+
 def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, frame_index: np.ndarray,
-                required_safety_factor: float, support_band_m: float) -> LinkResult:
+                required_safety_factor: float, support_band_m: float, fatigue=None, duty=None) -> LinkResult:
     """Everything the results say about one link: its peaks on the analysis grid ``t`` (n_t,), where they are
     (world axes from ``T_world_link`` (n_t, 4, 4), the link's placement), its safety factor and pass/fail against
     ``required_safety_factor``, the peak away from a band of ``support_band_m`` [m] around its support (where the
-    clamp makes stresses singular), and its fields at the output frames ``frame_index``."""
+    clamp makes stresses singular), and its fields at the output frames ``frame_index``; with ``fatigue`` (a
+    ``fatigue.LinkFatigue``) and the study's ``duty``, its fatigue entries and envelope fields, and a pass that
+    needs the design life too."""
     part, resp, basis, mat = sol.part, sol.response, sol.basis, sol.part.material
     x_link = part.points[resp.node_max]
     x_world = _world(T_world_link[resp.i_time_max], x_link)
@@ -119,6 +144,12 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     vm_away = float(vm_env[away].max()) if away.any() else float("nan")
     ff = frame_fields(part, basis, sol.loads.coeff[frame_index], sol.modal[frame_index],
                       brittle=mat.criterion == "max_principal")
+    fat = {} if fatigue is None else fatigue_entries(fatigue, duty, part.points)
+    envelope = {"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
+                "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env,
+                "von_mises_averaged": resp.vm_averaged_envelope_nodes}
+    if fatigue is not None:
+        envelope.update(fatigue_damage=fatigue.damage_per_cycle, fatigue_life_cycles=fatigue.life_cycles)
     return LinkResult(
         name=sol.name, material=mat.name, mass_kg=float(part.mass_properties().mass),
         yield_strength_pa=float(mat.strength), criterion=mat.criterion, n_nodes=int(len(part.points)),
@@ -127,7 +158,8 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
         location_of_max_link_m=tuple(map(float, x_link)),
         max_equivalent_strain=resp.max_von_mises / mat.E, max_deformation_m=resp.max_deformation,
         time_of_max_deformation_s=float(t[resp.i_time_max_deformation]), min_safety_factor=min_sf,
-        passed=bool(min_sf >= required_safety_factor), max_von_mises_away_from_support_pa=vm_away,
+        passed=bool(min_sf >= required_safety_factor and fat.get("fatigue_passed", True)),
+        max_von_mises_away_from_support_pa=vm_away,
         support_band_m=support_band_m,
         lowest_frequency_hz=float(basis.omega[0] / (2 * np.pi)) if len(basis.omega) else float("nan"),
         quasi_static_max_von_mises_pa=sol.quasi_static_max_von_mises_pa,
@@ -140,12 +172,10 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
         frame_fields={"displacement": ff["displacement"], "von_mises": ff["von_mises"],
                       "equivalent_strain": ff["von_mises"] / mat.E,
                       "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))},
-        envelope={"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
-                  "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env,
-                  "von_mises_averaged": resp.vm_averaged_envelope_nodes},
+        envelope=envelope,
         history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
                  "max_deformation": resp.deformation_history,
-                 "max_von_mises_averaged": resp.vm_averaged_history})
+                 "max_von_mises_averaged": resp.vm_averaged_history}, fatigue=fat, fatigue_result=fatigue)
 
 
 def _world(T: np.ndarray, x: np.ndarray) -> np.ndarray:

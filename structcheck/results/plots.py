@@ -46,4 +46,28 @@ def write_plots(run, folder: Path) -> list[Path]:
            ["|reaction force| [N]", "|reaction moment| [N m]"], run.joint_names)
     figure("stress_history.png", [np.column_stack([L.history["max_von_mises"] * 1e-6 for L in run.links.values()])],
            (8, 4), ["max von Mises [MPa]"], list(run.links), log=True)
+    for name, L in run.links.items():
+        fat = L.fatigue_result
+        if fat is not None and fat.governing_history is not None:
+            fatigue_plot(plt, t, name, L, fat)
+            save(plt.gcf(), f"fatigue_{name}.png")
     return paths
+
+
+def fatigue_plot(plt, t, name, link, fat):
+    """The governing node's counted stress history over one duty cycle (left) and its rainflow cycles as
+    range against mean (right, marker area ~ count), with the life and the curve in the title."""
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [2, 1]})
+    what = ("normal stress on n = (" + ", ".join(f"{v:.2f}" for v in fat.governing_normal) + ")"
+            if fat.governing_normal is not None else "signed von Mises")
+    a.plot(t, fat.governing_history * 1e-6, lw=0.8)
+    a.set_xlabel("time [s] (one duty cycle)")
+    a.set_ylabel(f"{what} [MPa]")
+    c = fat.governing_cycles
+    b.scatter(c.mean * 1e-6, c.range * 1e-6, s=30 * c.count, alpha=0.7)
+    b.set_xlabel("cycle mean [MPa]")
+    b.set_ylabel("cycle range [MPa]")
+    life = link.fatigue.get("min_fatigue_life_cycles", float("inf"))
+    fig.suptitle(f"{name}: governing node {fat.governing_node}, {len(c)} rainflow cycles per duty cycle, "
+                 f"life {life:.3g} duty cycles ({fat.curve.name})", fontsize=9)
+    return fig

@@ -32,6 +32,36 @@ def format_table(summary: dict) -> str:
     chk = summary.get("checks", {})
     if chk:
         lines.append("checks: " + ", ".join(f"{k} {v:.2e}" for k, v in chk.items() if isinstance(v, float)))
+    lines.extend(fatigue_lines(summary))
     lines.append(f"required safety factor {summary['required_safety_factor']}: "
                  f"{'PASSED' if summary['passed'] else 'FAILED'}")
     return "\n".join(lines)
+
+
+
+def _life(cycles, hours) -> str:
+    if cycles is None:
+        return "infinite"
+    return f"{cycles:.3g} cycles" + (f" ({hours:.3g} h)" if hours is not None else "")
+
+
+def fatigue_lines(summary: dict) -> list[str]:
+    """The fatigue lines of the table: the duty, then per link its shortest life and fatigue safety factor
+    (nothing when the study asks for no fatigue)."""
+    fat = summary.get("fatigue")
+    if not fat:
+        return []
+    design = fat.get("design_life_cycles")
+    head = (f"fatigue ({fat['method']}, {fat['cycles_per_hour']} duty cycles/h of {fat['duty_cycle_s']:g} s"
+            if fat.get("cycles_per_hour") else f"fatigue ({fat['method']}")
+    head += f", design life {design:.3g} cycles)" if design else ")"
+    rows = []
+    for name, L in summary["links"].items():
+        if "min_fatigue_life_cycles" not in L:
+            continue
+        sf = L.get("fatigue_safety_factor")
+        row = f"{name} {_life(L['min_fatigue_life_cycles'], L['min_fatigue_life_hours'])}"
+        if "fatigue_safety_factor" in L:
+            row += f", SF {sf:.3g}" if sf is not None else ", SF inf"
+        rows.append(row)
+    return [head + ": " + "; ".join(rows)]

@@ -32,11 +32,12 @@ def plain(x):
 
 
 def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, passed: bool, warnings: list[str],
-                timings: dict[str, float], t: np.ndarray, n_output_frames: int) -> dict[str, Any]:
+                timings: dict[str, float], t: np.ndarray, n_output_frames: int, duty=None) -> dict[str, Any]:
     """The summary of a run of ``study`` (a ``study.Study``): ``chain`` its ClosedChain (with the inertials
     used), ``rigid`` the rigid-body stage (``rigid.stage.RigidBody``) on the analysis grid ``t`` (n_t,) [s],
     ``links`` name -> LinkResult, ``tool`` the ``checks.ToolPointChecks`` (None without a tool point), the
-    verdict ``passed``, the run's ``warnings`` and ``timings`` [s]."""
+    verdict ``passed``, the run's ``warnings`` and ``timings`` [s]; ``duty`` the study's ``fatigue.duty.Duty``
+    (None: no fatigue; else a ``fatigue`` entry with the duty, method and the shortest life of the robot)."""
     vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
     tool_norm = np.linalg.norm(tool.deflection, axis=1) if tool is not None else None
     eq_vals = [L.equilibrium_rel_error for L in links.values() if np.isfinite(L.equilibrium_rel_error)]
@@ -60,6 +61,7 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, passed: boo
                      "damping_ratio": study.damping_ratio, "n_modes": study.n_modes,
                      "quasi_static": study.quasi_static, "total_nodes": int(sum(L.n_nodes for L in links.values())),
                      "total_elements": int(sum(L.n_elements for L in links.values()))},
+        "fatigue": fatigue_summary(study, duty, links),
         "links": {n: L.summary() for n, L in links.items()},
         "joints": joint_peaks(chain, rigid, t),
         "checks": {"power_balance_rel_error": float(rigid.power_balance),
@@ -70,6 +72,24 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, passed: boo
         "timings_s": {k: float(v) for k, v in timings.items()},
         "versions": versions(),
     }
+
+
+def fatigue_summary(study, duty, links: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The run's fatigue entry: the duty (cycles an hour, duty cycle [s], design life in cycles and hours), the
+    method and mean-stress correction, and the link of shortest life with that life (cycles, hours; null when
+    every life is infinite). None when the study asks for no fatigue."""
+    if duty is None:
+        return None
+    lives = {n: L.fatigue["min_fatigue_life_cycles"] for n, L in links.items() if L.fatigue}
+    worst = min(lives, key=lives.get) if lives else None
+    life = lives[worst] if worst else float("inf")
+    return {"cycles_per_hour": duty.cycles_per_hour, "duty_cycle_s": duty.duty_cycle_s,
+            "design_life_cycles": duty.design_life_cycles, "design_life_hours": duty.design_life_hours,
+            "method": study.fatigue_method,
+            "mean_stress_correction": study.mean_stress_correction or "goodman (material curves), none (detail "
+                                                                      "categories)",
+            "surface_factor": study.surface_factor, "min_life_link": worst if np.isfinite(life) else None,
+            "min_life_cycles": life, "min_life_hours": duty.hours(life) if np.isfinite(life) else float("inf")}
 
 
 def joint_peaks(chain, rigid, t: np.ndarray) -> dict[str, dict[str, Any]]:

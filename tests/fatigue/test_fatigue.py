@@ -6,7 +6,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from structcheck.errors import InputError
-from structcheck.fatigue import (EC3_CATEGORIES, EC9_CATEGORIES, SNCurve, equivalent_amplitude, fatigue_life,
+from structcheck.fatigue import (EC3_CATEGORIES, SNCurve, equivalent_amplitude, fatigue_life,
                                  get_sn_curve, marin_size_factor, marin_surface_factor, plane_normals,
                                  rainflow_cycles, signed_von_mises)
 from structcheck.model import MATERIALS, Material
@@ -132,15 +132,14 @@ def test_eurocode_3_detail_category_71():
     assert_allclose(c.limit, L)
     assert L / (71 * MPa) == pytest.approx(0.405, abs=5e-4)
     assert c.life(0.999 * L) == np.inf and c.life(1.001 * L) < 1e8
-    e9 = get_sn_curve("EC9-25-4.3")
-    assert_allclose(e9.strength(2e6), 25 * MPa)
-    assert e9.m == (4.3, 6.3)
-    assert len(EC3_CATEGORIES) == 14 and all(k.count("-") == 2 for k in EC9_CATEGORIES)
+    assert len(EC3_CATEGORIES) == 14
 
 
 def test_detail_category_errors():
     with pytest.raises(InputError, match="EC3-71"):
         get_sn_curve("EC3-70")
+    with pytest.raises(InputError, match="not shipped"):  # EN 1999-1-3 values could not be verified
+        get_sn_curve("EC9-25-4.3")
     S = uniaxial(np.sin(np.linspace(0, 2 * np.pi, 17)) * 50 * MPa)
     with pytest.raises(InputError, match="mean_stress='none'"):
         fatigue_life(S, "EC3-71", mean_stress="goodman")
@@ -254,3 +253,15 @@ def test_input_errors(kwargs, match):
     args.update(kwargs)
     with pytest.raises(InputError, match=match):
         fatigue_life(args.pop("stress_history"), args.pop("material"), **args)
+
+
+def test_reversal_bound_bounds_the_periodic_rainflow_count(rng):
+    """The screening's cycle-count bound (peaks of the periodic series) is never below the count sum of a
+    periodic rainflow count, and equals it for a history with one peak (one cycle per duty cycle)."""
+    from structcheck.fatigue.damage import _reversal_bound
+
+    for _ in range(300):
+        x = np.round(rng.standard_normal(rng.integers(2, 40)), 1)  # rounding makes plateaus and ties
+        assert rainflow_cycles(x, periodic=True).count.sum() <= _reversal_bound(x[:, None])[0]
+    trapezoid = np.array([-1.0, 0, 1, 1, 1, 0, -1, -1])
+    assert _reversal_bound(trapezoid[:, None])[0] == 1 == rainflow_cycles(trapezoid, periodic=True).count.sum()
