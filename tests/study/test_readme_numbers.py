@@ -4,6 +4,8 @@ README that drifts from the code, or code that drifts from the README, fails her
 import re
 from pathlib import Path
 
+import numpy as np
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
@@ -101,3 +103,24 @@ def test_check_residuals_are_as_small_as_the_readme_says(paper004_run):
 def test_samples_count(paper004_run):
     samples = re.search(r"paper 004: ([\d,]+) samples", " ".join(README.read_text().split())).group(1)
     assert printed(paper004_run.summary["analysis"]["n_time_samples"], samples)
+
+
+def test_durability_numbers(paper004_run):
+    """The durability paragraph: the duty, every link's fatigue safety factor in the order printed, the
+    governing location, infinite lives."""
+    s = paper004_run.summary
+    links = s["links"]
+    first, sf_first, where = find(r"smallest on the (\w+), ([\d.]+), at its claw root \(([-\d., ]+)\) mm").groups()
+    rest = re.findall(r"(\w+(?: arm)?) ([\d.]+)", find(r"mm in the link frame; then ([^.]+\.\d+(?:, [^,.]+\.?\d*)*)")
+                      .group(1))
+    named = [(first, sf_first)] + [(n.replace(" ", "_"), v) for n, v in rest]
+    assert [n for n, _ in named] == sorted(links, key=lambda n: links[n]["fatigue_safety_factor"])
+    for name, value in named:
+        assert printed(links[name]["fatigue_safety_factor"], value), (name, links[name]["fatigue_safety_factor"])
+    x = [float(v) for v in where.split(",")]
+    assert np.allclose(np.array(links[first]["location_of_min_life_m"]) * 1e3, x, atol=0.05)
+    assert all(L["min_fatigue_life_cycles"] is None or np.isinf(L["min_fatigue_life_cycles"]) for L in links.values())
+    assert "Every link has infinite life" in paper004_section()
+    duty = s["fatigue"]
+    assert duty["cycles_per_hour"] == 360 and duty["design_life_hours"] == 80_000
+    assert duty["design_life_cycles"] == 2.88e7 and duty["duty_cycle_s"] == 10.0
