@@ -166,13 +166,19 @@ def p2_dofs(path: Path) -> int:
 
 
 def load_history(n_steps: int, t_end: float = 2.0):
-    """Time samples (n_steps + 1,) and the coefficients (n_t, 18) of the upper arm's 12 body loads and its 6
-    elbow-wrench loads: the arm swings 75 deg about its shoulder axis z between 0.2 s and 1.2 s (ADAMS STEP
-    law) under gravity in its x-y plane, carrying at the elbow a 30 kg forearm + payload whose centre is
-    0.3 m beyond the elbow, and a 196 N gripping force 0.6 m beyond it applied over 10 ms at 1.5 s."""
+    """Time samples (n_steps + 1,) on [0, t_end] [s] and the load coefficients (n_t, 18) on them
+    (:func:`load_coefficients`)."""
+    t = np.linspace(0.0, t_end, n_steps + 1)
+    return t, load_coefficients(t)
+
+
+def load_coefficients(t: np.ndarray) -> np.ndarray:
+    """Coefficients (n_t, 18) at times ``t`` (n_t,) [s] of the upper arm's 12 body loads and its 6 elbow-wrench
+    loads: the arm swings 75 deg about its shoulder axis z between 0.2 s and 1.2 s (ADAMS STEP law) under
+    gravity in its x-y plane, carrying at the elbow a 30 kg forearm + payload whose centre is 0.3 m beyond the
+    elbow, and a 196 N gripping force 0.6 m beyond it applied over 10 ms at 1.5 s."""
     from structcheck.loads import body_coefficients
 
-    t = np.linspace(0.0, t_end, n_steps + 1)
     t0, t1, amp = 0.2, 1.2, np.radians(75.0)
     D = np.clip((t - t0) / (t1 - t0), 0, 1)
     inside = (t > t0) & (t < t1)
@@ -197,7 +203,7 @@ def load_history(n_steps: int, t_end: float = 2.0):
     F_tip = grip[:, None] * np.column_stack([-np.sin(th), -np.cos(th), z])  # along gravity
     F = F_c + F_tip
     M = np.cross(r_c - p, F_c) + np.cross(r_tip - p, F_tip)
-    return t, np.hstack([body, F, M])
+    return np.hstack([body, F, M])
 
 
 def upper_arm_part(path: Path):
