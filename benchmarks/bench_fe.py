@@ -9,7 +9,7 @@ and the elbow wrench of a forearm plus a payload that is gripped suddenly (6 uni
 load set ``linkloads.link_loads`` builds for this link. Phases, each timed with ``time.perf_counter`` and with
 the process's peak resident memory during the phase (Linux VmHWM, reset before each phase):
 
-mesh (gmsh, cached across runs), read, loads, assembly of K and M, factorization, unit-load solves, modes,
+mesh (gmsh, cached across runs), read + loads, assembly of K and M, factorization, unit-load solves, modes,
 stress basis (unaveraged element-node stresses of every basis column), the transient phase (exact modal
 integration + the ``--steps``-step stress and deformation history reduced to peaks and envelopes by
 ``analysis.respond``), output frames (101 frames of fields), and the direct Newmark marching of the same history
