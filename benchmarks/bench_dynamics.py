@@ -10,7 +10,7 @@ the joint torques, every joint's 6-component reaction wrench in child and world 
 For 1,000, 10,000 and 100,000 samples it prints the best and the median time per sample over several repeats
 (``time.perf_counter``, after one untimed call), the minor page faults of the last call, and the same for the
 first implementation (link-axes RNEA with einsum/np.cross on time-first arrays; kept as the reference in
-tests/test_dynamics.py), the speed-up, the peak memory traced during one call (tracemalloc) against the size
+tests/rigid/test_dynamics.py), the speed-up, the peak memory traced during one call (tracemalloc) against the size
 of the results, and the ratio of the 10,000-sample best to the target of issue 2 (<= 2 us per sample).
 
 The machine is shared (2 cores; other jobs run tests at the same time), so single timings are noisy: the best of
@@ -33,48 +33,21 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from structcheck.model.robot import Robot  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, paper004_robot, timed  # noqa: E402
 
 TARGET_US = 2.0  # issue 2: <= 2 us per sample at 10,000 samples
-# paper 004, Table 1: modified D-H rows (alpha_{i-1} [rad], a_{i-1} [m], d_i [m])
-DH = [(0.0, 0.0, 0.250), (np.pi / 2, 0.0, 0.0), (0.0, 0.385, 0.0),
-      (0.0, 0.392, 0.0), (-np.pi / 2, 0.0, 0.0), (0.0, 0.0, 0.188)]
-MASS = (12.0, 9.0, 6.0, 3.0, 1.5, 1.0)  # [kg], link 1 (waist) to 6 (gripper)
-
-
-def paper004_robot() -> Robot:
-    inertials = [dict(mass=m, com=(0.02 * (i % 2), 0.01, 0.05), inertia=np.diag([0.4, 0.5, 0.3]) * m / 12)
-                 for i, m in enumerate(MASS)]
-    return Robot.from_modified_dh(DH, inertials=inertials, name="paper004")
 
 
 def reference():
-    """The first implementation, from tests/test_dynamics.py (None if it cannot be imported)."""
+    """The first implementation, from tests/rigid/test_dynamics.py (None if it cannot be imported)."""
+    sys.path.insert(0, str(ROOT / "tests" / "rigid"))
     sys.path.insert(0, str(ROOT / "tests"))
     try:
         from test_dynamics import _reference_rnea
     except ImportError:
         return None
     return lambda robot, q, qd, qdd: _reference_rnea(robot, q, qd, qdd, (0.0, 0.0, -9.81))
-
-
-def faults() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-
-
-def timed(fn, args, repeats):
-    """Best and median seconds per call over ``repeats`` calls after one untimed call; faults of the last."""
-    fn(*args)
-    times = []
-    for _ in range(repeats):
-        f0 = faults()
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-        f_last = faults() - f0
-    return min(times), float(np.median(times)), f_last
 
 
 def traced_peak_mb(fn, args):
@@ -139,7 +112,7 @@ def main():
         memory=memory, numpy=np.__version__, python=platform.python_version(), cpus=os.cpu_count(),
         load_average=load, quick=args.quick,
         note="best of repeats (time.perf_counter) on a shared 2-core machine; reference = first implementation "
-             "kept in tests/test_dynamics.py"), indent=2))
+             "kept in tests/rigid/test_dynamics.py"), indent=2))
 
 
 if __name__ == "__main__":

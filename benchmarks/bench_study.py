@@ -1,45 +1,36 @@
-"""End-to-end timing of the headline study (paper 004): dynamics, FE per link, writing, total.
+"""End-to-end timing of the headline study (paper 004): dynamics, FE per link and phase, writing, total.
 
-    python benchmarks/bench_study.py [--out DIR]
+    python benchmarks/bench_study.py [--out DIR] [--mesh-dir DIR]
 
-Prints the phases and writes benchmarks/results/bench_study.json.
+Runs the study in this process through _study.run_study (per-link phases: assembly, factorization, unit-load
+solves, modes, stress basis, modal response, stress history), prints them with the floor (assembly +
+factorization over the links) and writes benchmarks/results/bench_study.json. benchmarks/run.py runs the same in
+a fresh process to measure its peak memory too.
 """
 import argparse
 import json
-import resource
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import RESULTS  # noqa: E402
+from _study import run_study  # noqa: E402
+from run import study_lines  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=None)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None, help="results folder (default: a new temporary folder)")
+    ap.add_argument("--mesh-dir", default="", help="the parts' meshes (default: the shipped ones)")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "studies"))
-    t0 = time.perf_counter()
-    import loading_unloading_6dof as s  # noqa: E402
-
-    from structcheck.study import run
-
-    t_build = time.perf_counter() - t0
-    out = args.out or tempfile.mkdtemp(prefix="bench_study_")
-    t1 = time.perf_counter()
-    result = run(s.study, Path(out) / "run", progress=False)
-    t_run = time.perf_counter() - t1
-    timings = dict(result.summary["timings_s"])
-    timings.update(build_study=t_build, run_and_write=t_run,
-                   peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    for k, v in timings.items():
-        print(f"{k:>24}: {v:9.2f}")
-    nodes = result.summary["analysis"]["total_nodes"]
-    print(f"{'total P2 nodes':>24}: {nodes}")
-    dest = ROOT / "benchmarks" / "results"
-    dest.mkdir(parents=True, exist_ok=True)
-    (dest / "bench_study.json").write_text(json.dumps({"timings_s": timings, "total_nodes": nodes}, indent=2))
+    out = Path(args.out or tempfile.mkdtemp(prefix="bench_study_")) / "run"
+    r = run_study(out, args.mesh_dir)
+    r["process_wall_s"] = float("nan")  # in-process: not measured
+    print("\n".join(study_lines("study", r)))
+    print(f"run + write / floor: {r['over_floor']:.2f}; results in {out}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "bench_study.json").write_text(json.dumps(r, indent=2))
 
 
 if __name__ == "__main__":

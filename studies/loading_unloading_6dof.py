@@ -6,9 +6,11 @@ Payload: 196 N (a 20 kg part) as two 98 N forces straight down on the claws, app
 released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift design life (fatigue). Materials
 (Table 2): base and waist 304 stainless, all other links 6061 (the paper's 55.2 MPa yield, i.e. the annealed
 6061-O temper). Link geometry is our own (the paper does not give it), sized like a real
-20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall.
+20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
+``mesh_dir`` reads the parts from another folder (e.g. finer meshes made by
+``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``).
 
-    python studies/loading_unloading_6dof.py [--out DIR] [--wall-mm 8]
+    python studies/loading_unloading_6dof.py [--out DIR] [--wall-mm 8] [--mesh-dir DIR]
 """
 from __future__ import annotations
 
@@ -45,9 +47,11 @@ CYCLES_PER_HOUR = 3600.0 / 10.0
 DESIGN_LIFE_HOURS = 2 * 8 * 250 * 20
 
 
-def build(wall_mm: float = meshes.DEFAULT_WALL_MM) -> Study:
-    """The study with the upper arm's wall thickness ``wall_mm`` [mm] (other dimensions as documented)."""
-    folder = meshes.mesh_folder(wall_mm)  # the shipped meshes, or regenerated once for another wall
+def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "") -> Study:
+    """The study with the upper arm's wall thickness ``wall_mm`` [mm] (other dimensions as documented); the
+    parts' meshes are read from ``mesh_dir`` when given (meshes made for ``wall_mm``)."""
+    # the shipped meshes, or regenerated once for another wall, or the caller's folder
+    folder = mesh_folder(mesh_dir) if mesh_dir else meshes.mesh_folder(wall_mm)
     robot = sc.Robot.from_modified_dh(
         DH, home=HOME, limits=HOME[:, None] + RANGE, link_names=LINKS, joint_names=JOINTS, name="paper004")
     robot = robot.with_points(meshes.POINTS)  # claw_left, claw_right, tcp on the gripper (frame 6)
@@ -60,7 +64,17 @@ def build(wall_mm: float = meshes.DEFAULT_WALL_MM) -> Study:
         damping_ratio=0.02, n_modes=10, required_safety_factor=1.5, tool_point="tcp", payload_mass_kg=20.0,
         cycles_per_hour=CYCLES_PER_HOUR, design_life_hours=DESIGN_LIFE_HOURS,
         description="Paper 004 loading/unloading robot, STEP motion laws of section 3.1, 2 x 98 N claw forces",
-        parameters={"wall_mm": wall_mm})
+        parameters={"wall_mm": wall_mm, **({"mesh_dir": str(folder)} if mesh_dir else {})})
+
+
+def mesh_folder(mesh_dir: str | Path) -> Path:
+    """``mesh_dir`` as a folder holding ``<link>.msh`` for every link; InputError naming what is missing."""
+    folder = Path(mesh_dir).expanduser()
+    missing = [f"{name}.msh" for name in LINKS if not (folder / f"{name}.msh").is_file()]
+    if missing:
+        raise sc.InputError(f"mesh_dir {str(folder)!r} lacks {missing}; make the meshes with "
+                            f"'python meshes/make_paper004_meshes.py --out {folder}' (add --size-factor F to refine)")
+    return folder
 
 
 study = build()

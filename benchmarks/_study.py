@@ -1,0 +1,105 @@
+"""The headline study (paper 004, studies/loading_unloading_6dof.py) run once with per-link phase timings.
+
+    python benchmarks/_study.py --json FILE [--mesh-dir DIR] [--out DIR]
+
+run.py starts this in a fresh process so that the process's peak resident memory (``ru_maxrss``, reported here at
+the end) is the study's alone. The phases of each link are timed by wrapping the functions that
+``structcheck.study.run`` calls (``structcheck.fe.response``: build_basis with its own phase clock, then
+modal_coefficients, respond, peak_von_mises, ringing_samples); the wrappers add two clock reads per call. Phases
+per link [s]: assembly_K, assembly_M, factorization, unit_solves, modes, stress_basis, modal_response (the exact
+modal integration), stress_history (stress and deformation history reduced to peaks and envelopes), plus
+quasi_static_peak and ringing_samples. The floor of the study is the sum over the links of assembly (K and M)
+and factorization; ``run_and_write_s`` is ``structcheck.study.run`` with every output written.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import ROOT
+
+FLOOR_PHASES = ("assembly_K", "assembly_M", "factorization")
+
+
+def _instrument(phases: dict) -> None:
+    """Wrap the FE functions the study calls so that each call's time lands in phases[link][name]."""
+    from structcheck.fe import response as fe
+
+    names = {}  # id(basis) -> link name
+
+    def timed(fn, name, link_of):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            t0 = time.perf_counter()
+            out = fn(*args, **kwargs)
+            link = phases.setdefault(link_of(args, out), {})
+            link[name] = link.get(name, 0.0) + time.perf_counter() - t0
+            return out
+        return wrapper
+
+    build = fe.build_basis
+
+    @functools.wraps(build)
+    def build_basis(part, F, fixed, n_modes, timings=None):
+        link = phases.setdefault(part.name, {})
+        basis = build(part, F, fixed, n_modes, timings=link)
+        names[id(basis)] = part.name
+        return basis
+
+    fe.build_basis = build_basis
+    fe.modal_coefficients = timed(fe.modal_coefficients, "modal_response", lambda a, o: names[id(a[0])])
+    fe.respond = timed(fe.respond, "stress_history", lambda a, o: a[0].name)
+    fe.peak_von_mises = timed(fe.peak_von_mises, "quasi_static_peak", lambda a, o: names[id(a[0])])
+    fe.ringing_samples = timed(fe.ringing_samples, "ringing_samples", lambda a, o: names[id(a[0])])
+
+
+def run_study(out: Path, mesh_dir: str = "") -> dict:
+    """Build and run the paper-004 study into ``out`` (meshes from ``mesh_dir`` if given); the timings."""
+    sys.path.insert(0, str(ROOT / "studies"))
+    t0 = time.perf_counter()
+    import loading_unloading_6dof as script
+
+    from structcheck.study import run
+
+    study = script.build(mesh_dir=mesh_dir) if mesh_dir else script.study
+    t_build = time.perf_counter() - t0
+    phases: dict = {}
+    _instrument(phases)
+    t1 = time.perf_counter()
+    result = run(study, out, progress=False)
+    t_run = time.perf_counter() - t1
+    summary = json.loads((out / "summary.json").read_text())  # with the writing time
+    floor = sum(v.get(k, 0.0) for v in phases.values() for k in FLOOR_PHASES)
+    links = summary["links"] if isinstance(summary.get("links"), dict) else {}
+    return {
+        "build_s": t_build, "run_and_write_s": t_run, "floor_s": floor, "over_floor": t_run / floor,
+        "phases_s": phases, "study_timings_s": summary.get("timings_s", {}),
+        "total_nodes": summary["analysis"]["total_nodes"], "dofs": 3 * summary["analysis"]["total_nodes"],
+        "n_samples": len(result.t), "n_links": len(study.parts),
+        "max_von_mises_mpa": {n: v.get("max_von_mises_pa", float("nan")) / 1e6 for n, v in links.items()},
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "mesh_dir": mesh_dir or str(ROOT / "meshes" / "paper004"),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", type=Path, required=True, help="where to write the timings")
+    ap.add_argument("--mesh-dir", default="", help="the parts' meshes (default: the shipped ones)")
+    ap.add_argument("--out", type=Path, default=None, help="results folder (default: a temporary one, removed)")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench_study_") as tmp:
+        r = run_study(args.out or Path(tmp) / "run", args.mesh_dir)
+        r["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(r, indent=2))
+
+
+if __name__ == "__main__":
+    main()
