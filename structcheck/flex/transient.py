@@ -1,0 +1,175 @@
+"""Transient response of the assembled reduced arm along a motion (floating frame of reference, small deformation).
+
+The rigid motion q(t) is prescribed; the global coordinates x of :class:`~structcheck.flex.assembly.ArmModel`
+(world-frame motion of the joint nodes, released joint rotations, every link's modal and residual coordinates) are
+the elastic deformation about it, with the base clamped:
+
+    M(q) x'' + C x' + K(q) x = sum_links L(q)^T Psi^T F coeff(t),
+
+where F (n_dof, k) and coeff (n_t, k) are a link's loads in link axes as the per-link stage builds them (inertial
+body loads of the rigid motion with gravity, point forces, payloads: :mod:`structcheck.loads`) without the joint
+wrenches, which are internal forces of the assembly. The superelements are pose-invariant; K, M and L depend on q
+only through the link rotations.
+
+Frozen poses: the samples are cut into segments over which no joint moves more than ``max_joint_change`` [rad or
+m] from the segment's first sample; each segment uses the model assembled at the joint values of its middle sample
+(in time). At a segment boundary the state (x, x') is carried over unchanged (the same global coordinates). A
+smaller ``max_joint_change`` converges to the continuously updated model (tests/flex/test_arm_transient.py).
+
+Damping: modal, on the modes of the ASSEMBLED system (all of them: the reduced system is small), ratio ``zeta`` per
+mode (a number, or a function of omega [rad/s] such as Rayleigh's (a / omega + b omega) / 2). Each segment's modal
+equations are integrated exactly for loads linear between the samples with the step maps and prefix scan of
+:func:`structcheck.fe.transient.modal_response`; the first segment starts from the static equilibrium of the first
+sample (moving with the loads' initial rate), as the per-link model does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg as sla
+
+from ..errors import InputError
+from ..fe.transient import modal_response, modal_states_of_loads
+from .assembly import assemble_arm
+
+
+@dataclass(frozen=True)
+class ArmTransient:
+    """The arm's elastic response on the samples ``t`` (n_t,) [s].
+
+    ``z`` link -> reduced coordinates (n_t, n_red) of that link's superelement (interface node motion in link
+    axes [m, rad], modal and residual coordinates): recover displacements and stresses with the superelement.
+    ``x`` (n_t, n) global coordinates (their meaning per :attr:`ArmModel.labels`; interface nodes in the world
+    axes of the frozen pose of each sample's segment). ``segments`` (n_seg + 1,) sample indices where the frozen
+    segments start (the last entry n_t - 1 ends the last one; boundaries belong to both neighbours); ``q_ref``
+    (n_seg, n_dof) the joint values each segment is assembled at; ``frequency_hz`` (n_seg, n_freq) the lowest
+    natural frequencies of each segment's assembled model."""
+
+    t: np.ndarray
+    z: dict
+    x: np.ndarray
+    segments: np.ndarray
+    q_ref: np.ndarray
+    frequency_hz: np.ndarray
+
+
+def frozen_segments(q: np.ndarray, max_joint_change: float) -> np.ndarray:
+    """Segment starts (n_seg + 1,) into samples of joint values q (n_t, n_dof): each segment runs from its start
+    while no joint differs from its value at the start by more than ``max_joint_change``; the last entry is
+    n_t - 1. One vectorized search per segment (no loop over samples)."""
+    q = np.atleast_2d(np.asarray(q, float))
+    if not max_joint_change > 0:
+        raise InputError(f"max_joint_change must be > 0 (rad or m), got {max_joint_change}")
+    n_t = len(q)
+    starts = [0]
+    while n_t > 1:
+        a = starts[-1]
+        dev = np.abs(q[a + 1:] - q[a]).max(axis=1) if q.shape[1] else np.zeros(n_t - a - 1)
+        over = np.flatnonzero(dev > max_joint_change)
+        if not len(over):
+            break
+        starts.append(a + max(int(over[0]), 1))  # the last sample still within the limit (at least one step)
+    if starts[-1] != n_t - 1 or n_t == 1:
+        starts.append(n_t - 1)
+    return np.asarray(starts)
+
+
+def _zeta(damping, omega: np.ndarray) -> np.ndarray:
+    zeta = damping(omega) if callable(damping) else np.full_like(omega, float(damping))
+    zeta = np.broadcast_to(np.asarray(zeta, float), omega.shape)
+    if np.any(zeta < 0) or not np.all(np.isfinite(zeta)):
+        raise InputError(f"damping ratios must be finite and >= 0, got {zeta}")
+    return zeta
+
+
+def reduced_loads(superelements: dict, loads: dict) -> dict:
+    """Per link, its loads projected on its basis: link -> (Psi^T F (n_red, k) [N per unit coefficient],
+    coeff (n_t, k)). ``loads``: link -> (F (n_dof, k) [N], coeff (n_t, k)), link axes."""
+    out = {}
+    for name, (F, coeff) in loads.items():
+        if name not in superelements:
+            raise InputError(f"loads given for link {name!r}, which has no superelement; links: "
+                             f"{sorted(superelements)}")
+        se = superelements[name]
+        F = np.asarray(F, float)
+        coeff = np.atleast_2d(np.asarray(coeff, float))
+        if F.shape[0] != se.Psi.shape[0] or F.shape[1] != coeff.shape[1]:
+            raise InputError(f"link {name!r}: loads F {F.shape} and coeff {coeff.shape} do not match the part's "
+                             f"{se.Psi.shape[0]} dofs or each other's columns")
+        out[name] = (se.Psi.T @ F, coeff)
+    return out
+
+
+def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, joint_stiffness: dict | None = None,
+                  attached=(), max_joint_change: float = 0.05, n_frequencies: int = 6) -> ArmTransient:
+    """Elastic response of the assembled arm along the motion (module doc).
+
+    ``t`` (n_t,) [s] increasing; ``q`` (n_t, n_dof) the robot's joint values (forward-kinematics order);
+    ``loads`` link -> (F (n_dof_link, k) [N], coeff (n_t, k)) in link axes (no joint wrenches); ``damping`` modal
+    ratio of the assembled modes, a number or a function of omega (m,) [rad/s]; ``joint_stiffness``, ``attached``
+    as for :func:`~structcheck.flex.assembly.assemble_arm`; ``max_joint_change`` [rad or m] the frozen-pose
+    criterion."""
+    t = np.asarray(t, float)
+    q = np.atleast_2d(np.asarray(q, float))
+    if len(q) != len(t):
+        raise InputError(f"len(t) = {len(t)}, but q has {len(q)} samples")
+    red = reduced_loads(superelements, loads)
+    for name, (_, c) in red.items():
+        if len(c) != len(t):
+            raise InputError(f"link {name!r}: len(t) = {len(t)}, but its load coefficients have {len(c)} samples")
+    starts = frozen_segments(q, max_joint_change)
+    z = {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
+    x_all, q_ref, freqs, state = None, [], [], None
+    for a, b in zip(starts[:-1], starts[1:]):
+        seg = slice(a, b + 1)
+        mid = a + int(np.argmin(np.abs(t[seg] - 0.5 * (t[a] + t[b]))))
+        model = assemble_arm(robot, superelements, q[mid], joint_stiffness, attached)
+        x, xd, omega = _segment(model, red, t[seg], seg, damping, state)
+        state = (x[-1], xd[-1])
+        if x_all is None:
+            x_all = np.empty((len(t), x.shape[1]))
+        x_all[seg] = x
+        for name, L in model.maps.items():
+            z[name][seg] = x @ L.T
+        q_ref.append(q[mid])
+        freqs.append(omega[:n_frequencies] / (2 * np.pi))
+    return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs))
+
+
+def _segment(model, red: dict, t: np.ndarray, seg: slice, damping, state):
+    """(x, x', omega) of one frozen segment on its samples t: x, x' (n_seg, n), omega (n,) [rad/s] ascending.
+    From the static equilibrium of the first sample when ``state`` is None, else from state = (x0, x0')."""
+    f = np.zeros((len(t), len(model.K)))
+    for name, (P, coeff) in red.items():
+        f += coeff[seg] @ (model.maps[name].T @ P).T  # (n_seg, n): L^T Psi^T F c(t)
+    w2, X = sla.eigh(model.K, model.M)  # all modes, mass-normalized
+    if w2[0] <= 1e-12 * w2[-1]:
+        raise InputError(f"the assembled arm has a zero-frequency mode (omega^2 = {w2[0]:.3g}): a mechanism, e.g. a "
+                         f"joint stiffness of 0; give every compliant joint a positive stiffness")
+    omega = np.sqrt(w2)
+    zeta = _zeta(damping, omega)
+    Q = f @ X  # modal loads (n_seg, n)
+    if state is None:
+        if len(t) == 1:
+            eta, etad = Q / w2, np.zeros_like(Q)
+        else:
+            _, eta, etad = modal_states_of_loads(t, Q, omega, zeta, from_equilibrium=True)
+    else:
+        MX = model.M @ X
+        eta, etad = modal_response(t, Q, omega, zeta, state[0] @ MX, state[1] @ MX)
+    # mode-acceleration form: the static part through a solve with K keeps the digits that the eigenvectors of
+    # the mixed-unit (m, rad, modal) system lose; with all modes kept it equals X eta exactly in exact arithmetic
+    x = sla.cho_solve(sla.cho_factor(model.K), f.T).T + (eta - Q / w2) @ X.T
+    return x, etad @ X.T, omega
+
+
+def external_loads(link_loads: dict) -> dict:
+    """The arm model's loads from the per-link stage's :class:`~structcheck.loads.LinkLoads` (link -> LinkLoads):
+    link -> (F (n_dof, k), coeff (n_t, k)) of every column but the joint wrenches, which the assembly carries
+    itself (body loads of the rigid motion and gravity, point forces, payloads, non-structural masses)."""
+    out = {}
+    for name, ld in link_loads.items():
+        keep = np.array([c.kind != "interface" for c in ld.columns], bool)
+        out[name] = (ld.F[:, keep], ld.coeff[:, keep])
+    return out
