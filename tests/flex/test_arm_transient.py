@@ -164,3 +164,34 @@ def test_fast_motion_does_not_depend_on_the_criterion(arm):
         peaks.append(np.linalg.norm(ses["s1"].displacement(res.z["s1"])[:, tip], axis=1).max())
     change = np.abs(np.diff(peaks)) / peaks[-1]
     assert change[-1] < 1e-3, (peaks, change)  # measured 0.085%, 0.063%
+
+
+def test_stress_recovery_equals_direct_superposition(arm):
+    """link_response (the per-link reducer on the superelement basis) against the direct recovery of every
+    sample: von Mises history (max over element nodes), its peak and time, |u| history and envelope."""
+    from structcheck.fe.stress import von_mises
+    from structcheck.flex.recovery import link_frame_fields, link_response, point_displacement
+
+    robot, parts, ses = arm
+    t = np.linspace(0, 1.5, 151)
+    q, qd, qdd = swing(t, 1.0, np.pi / 2)
+    res = arm_transient(robot, ses, t, q, body_loads(robot, parts, t, q, qd, qdd))
+    for name, se in ses.items():
+        z = res.z[name]
+        r = link_response(se, z)
+        vm = von_mises(se.element_node_stress(z)).reshape(len(t), -1).max(axis=1)
+        assert np.allclose(r.vm_history, vm, rtol=1e-10)
+        assert r.i_time_max == np.argmax(vm) and r.max_von_mises == pytest.approx(vm.max(), rel=1e-10)
+        u = np.linalg.norm(se.displacement(z), axis=2)  # (n_t, n_nodes)
+        assert np.allclose(r.deformation_history, u.max(axis=1), rtol=1e-10)
+        assert np.allclose(r.deformation_envelope, u.max(axis=0), rtol=1e-10, atol=1e-16)
+        fields = link_frame_fields(se, z[[0, r.i_time_max]])
+        assert np.allclose(fields["displacement"], se.displacement(z[[0, r.i_time_max]]), rtol=1e-10, atol=1e-16)
+        assert fields["von_mises"][1].max() == pytest.approx(r.max_von_mises, rel=1e-10)
+    # a point on a surface: the rigid fit of the tip face equals the tip face's centre node (a flat face in
+    # bending and stretching: its nodes move as a plane, up to the section's warping)
+    tip = np.flatnonzero(np.all(np.isclose(parts["s1"].points, [L / 2, 0, 0]), axis=1))[0]
+    u_fit = point_displacement(ses["s1"], res.z["s1"], (L / 2, 0, 0), surface="tip")
+    u_node = point_displacement(ses["s1"], res.z["s1"], (L / 2, 0, 0))
+    assert np.allclose(u_node, ses["s1"].displacement(res.z["s1"])[:, tip])
+    assert np.abs(u_fit - u_node).max() < 0.01 * np.abs(u_node).max()
