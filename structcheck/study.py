@@ -29,6 +29,7 @@ from .errors import InputError
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
+from .flex.stage import arm_stage, check_arm_inputs
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import run_summary
@@ -89,6 +90,13 @@ class Study:
     maps a link to a detail category ('EC3-71'), material name or ``fatigue.SNCurve`` for the whole link, or to
     {surface or line name: category} for regions of it. With a design life, a link whose shortest fatigue life
     is below it fails.
+
+    ``flexibility``: ``"link"`` (each link solved in its own frame, supported at its proximal joint) or ``"arm"``
+    (the links as superelements assembled along the chain, integrated along the motion: payload swinging on the
+    flexible chain, total deformation relative to the ground; the per-link model runs too, for comparison:
+    :mod:`structcheck.flex.stage`). ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its
+    axis [N m/rad] or (torsional, tilt) [N m/rad]; joints not named are rigid. ``arm_max_joint_change`` [rad or m]:
+    the arm model is re-assembled whenever a joint has moved this much (frozen-pose segments).
     """
 
     name: str
@@ -122,6 +130,9 @@ class Study:
     mean_stress_correction: str | None = None
     surface_factor: float = 1.0
     fatigue_details: Mapping[str, Any] = field(default_factory=dict)
+    flexibility: str = "link"
+    joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
+    arm_max_joint_change: float = 0.05
 
 
 def load_study(path: str | Path, **params) -> Study:
@@ -158,6 +169,7 @@ def load_study(path: str | Path, **params) -> Study:
     return study
 
 
+FLEXIBILITIES = ("link", "arm")
 MAX_RINGING_SAMPLES = 200_000  # samples a run may add to follow the links' elastic ringing
 
 
@@ -230,6 +242,10 @@ def prepare(study: Study) -> Prepared:
         if pf.point not in tree.points:
             raise InputError(f"point force at unknown point {pf.point!r}; the robot's points are "
                              f"{sorted(tree.points)}")
+    if study.flexibility not in FLEXIBILITIES:
+        raise InputError(f"flexibility must be one of {FLEXIBILITIES}, got {study.flexibility!r}")
+    if study.flexibility == "arm":
+        check_arm_inputs(study, chain)
     payloads = linkloads.payload_table(study.payloads, tree)
     linkloads.check_part_placement(tree, study.parts, chain.cuts)
     if study.inertia_from_meshes:
@@ -381,6 +397,13 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
             with clock(f"fe_{name}"):
                 solutions[name] = link_solution(study, name, bases[name], loads[name], t)
             bar.update()
+    arm = None
+    if study.flexibility == "arm":
+        with _bar(progress, 1, "arm model (superelements, transient, stresses)") as bar, clock("arm"):
+            arm = arm_stage(study, prep.chain, body, loads, solutions, t)
+            bar.update()
+    link_model = solutions
+    solutions = arm.solutions if arm else solutions
     with clock("fatigue"):
         fatigue = link_fatigues(study, prep, solutions)
     frames = output_frames(prep.grid, t, solutions)
@@ -389,9 +412,12 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
                             study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)
              for n, s in solutions.items()}
     tool = None if not study.tool_point else tool_point_checks(
-        tree, kin.T_world_link, solutions, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
+        tree, kin.T_world_link, link_model, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
         study.gravity)
-    arm_mode = (tool.arm_mode_hz, tool.arm_mode_time_s) if tool else (float("nan"), float("nan"))
+    if tool and arm:
+        tool = replace(tool, deflection=arm.tool_deflection)
+    # the per-link model's warning about arm-level dynamics it cannot capture does not apply to the arm model
+    arm_mode = (tool.arm_mode_hz, tool.arm_mode_time_s) if tool and not arm else (float("nan"), float("nan"))
     warnings = [*body.warnings, *notes, *run_warnings(
         solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
         arm_mode, prep.grid.shortest_ramp)]
@@ -399,6 +425,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     passed = verdict(links, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
+    summary = _flexibility_summary(summary, study, arm, link_model)
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
@@ -443,3 +470,22 @@ def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_na
             raise InputError(f"study {study_name!r}: summary_extra sets {path!r}, which the run already wrote; "
                              f"choose another key")
     return merged
+
+
+def _flexibility_summary(summary: dict, study: Study, arm, link_model: dict) -> dict:
+    """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
+    lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
+    total deformation relative to the ground (``max_total_deformation_m``) and, per link, the per-link model's
+    peak von Mises beside the arm model's (``max_von_mises_link_model_pa``)."""
+    out = {**summary, "flexibility": study.flexibility, "arm_modes_hz": None, "time_of_arm_modes_s": None,
+           "max_total_deformation_m": None}
+    if arm is None:
+        return out
+    out.update(arm_modes_hz=[float(f) for f in arm.modes_hz], time_of_arm_modes_s=arm.modes_time_s,
+               max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
+               time_of_arm_lowest_mode_s=arm.modes_time_s)
+    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model[n].response.max_von_mises}
+                    for n, v in summary["links"].items()}
+    out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
+                       "arm_max_joint_change": study.arm_max_joint_change}
+    return out

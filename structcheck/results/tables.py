@@ -34,6 +34,9 @@ def write_link_csv(run: RunResult, path: Path) -> None:
             if key in link.history:
                 cols.append(f"{name}_{key}" + (f"_{unit}" if unit else ""))
                 data.append(link.history[key][:, None])
+    if run.tool_point_deflection is not None:  # the tool point's deflection history, world axes
+        cols += [f"tool_point_deflection_{a}_m" for a in "xyz"]
+        data.append(run.tool_point_deflection)
     _write_csv(path, cols, np.hstack(data))
 
 

@@ -1,0 +1,110 @@
+"""The arm-model stage of a study (``Study(flexibility="arm")``): the links reduced to superelements, the assembled
+arm integrated along the motion, stresses recovered in every link, the tool point's dynamic deflection.
+
+It takes what the per-link stages built (the rigid-body stage and every link's loads on the analysis grid) and
+returns per-link solutions in the layout the results stage reads (:class:`~structcheck.checks.LinkSolution` with
+the superelement basis as its 'modes' and the reduced coordinates as its modal coefficients), so the link results,
+frame fields, envelopes and verdict are formed exactly as for the per-link model.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..checks import LinkSolution
+from ..errors import InputError
+from ..fe.linkbasis import LinkBasis
+from ..fe.response import respond
+from .assembly import link_interfaces
+from .recovery import point_displacement
+from .superelement import Superelement
+from .transient import ArmTransient, arm_transient, external_loads
+
+
+@dataclass(frozen=True)
+class ArmStage:
+    """``solutions`` link -> LinkSolution of the arm model; ``transient`` the :class:`ArmTransient`;
+    ``tool_deflection`` (n_t, 3) [m] world axes (None without a tool point); ``modes_hz`` (6,) the lowest
+    natural frequencies of the assembled arm at the pose (segment) where the first is lowest, at
+    ``modes_time_s`` [s] (the time of that segment's reference pose)."""
+
+    solutions: dict
+    transient: ArmTransient
+    tool_deflection: np.ndarray | None
+    modes_hz: np.ndarray
+    modes_time_s: float
+
+
+def check_arm_inputs(study, chain) -> None:
+    """InputError for a study the arm model cannot run: closed loops, quasi-static, unknown joints."""
+    if chain.cuts:
+        raise InputError("flexibility='arm' needs an open tree: this robot has closed loops (cut joints "
+                         f"{[j.name for j in chain.cuts]}); use flexibility='link'")
+    if study.quasi_static:
+        raise InputError("flexibility='arm' is a transient model; quasi_static=True needs flexibility='link'")
+    tree = chain.tree
+    for name in study.joint_stiffness:
+        if name not in [j.name for j in tree.joints]:
+            raise InputError(f"joint_stiffness names unknown joint {name!r}; the robot's joints are "
+                             f"{[j.name for j in tree.joints]}")
+    missing = [n for n in tree.link_names if n not in study.parts and n != tree.base]
+    if missing:
+        raise InputError(f"flexibility='arm' needs a Part for every link but the base; missing: {missing}")
+
+
+def reduce_study_links(tree, parts: dict, loads: dict, n_modes: int) -> dict:
+    """Superelements of every link: interfaces at its joints (and the base's ``ground``), ``n_modes``
+    fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches)."""
+    ifs = link_interfaces(tree, parts)
+    ext = external_loads(loads)
+    return {n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]) for n in parts}
+
+
+def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarray) -> ArmStage:
+    """Run the arm model on the analysis samples ``t`` (n_t,): ``body`` the rigid-body stage (``RigidBody``),
+    ``loads`` link -> LinkLoads on ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium
+    residuals are kept)."""
+    tree = chain.tree
+    parts = {n: study.parts[n] for n in loads}
+    ses = reduce_study_links(tree, parts, loads, study.n_modes)
+    tr = arm_transient(tree, ses, t, body.q, external_loads(loads), damping=study.damping_ratio,
+                       joint_stiffness=dict(study.joint_stiffness), max_joint_change=study.arm_max_joint_change)
+    solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n]) for n in ses}
+    tool = None
+    if study.tool_point:
+        tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, study.tool_point)
+    j = int(np.argmin(tr.frequency_hz[:, 0]))
+    a, b = tr.segments[j], tr.segments[j + 1]
+    return ArmStage(solutions=solutions, transient=tr, tool_deflection=tool, modes_hz=tr.frequency_hz[j],
+                    modes_time_s=float(t[a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b]))))]))
+
+
+def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
+    """One link's arm-model solution in the per-link layout: no unit-load columns, the superelement basis as the
+    'modes' (omega: its fixed-interface frequencies), z as the modal coefficients."""
+    n = se.Psi.shape[0]
+    basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=se.Psi, omega=se.omega, S=se.stress_basis)
+    response = respond(se.part, basis, np.zeros((len(z), 0)), z, brittle=se.part.material.criterion == "max_principal")
+    return LinkSolution(name=name, part=se.part, loads=replace(ld, F=ld.F[:, :0], coeff=ld.coeff[:, :0], columns=()),
+                        basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=float("nan"),
+                        equilibrium_error=link_solution.equilibrium_error)
+
+
+def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient, tool_point: str) -> np.ndarray:
+    """Elastic displacement (n_t, 3) [m], world axes, of the robot point ``tool_point`` relative to its rigid
+    motion: the rigid fit of the patches of the tool link's named points carried to the tool point (their mean;
+    the tool point's own surface if it has one), else the nearest node."""
+    link, xyz = tree.points[tool_point]
+    if link not in ses:
+        raise InputError(f"tool point {tool_point!r} is on link {link!r}, which has no Part")
+    se = ses[link]
+    surfaces = [tool_point] if tool_point in se.part.surfaces else \
+        [p for p, (ln, _) in tree.points.items() if ln == link and p in se.part.surfaces]
+    z = tr.z[link]
+    if surfaces:
+        u = np.mean([point_displacement(se, z, xyz, s) for s in surfaces], axis=0)
+    else:
+        u = point_displacement(se, z, xyz)
+    R = T_world_link[:, tree.link_names.index(link), :3, :3]
+    return np.einsum("tij,tj->ti", R, u)

@@ -1,0 +1,80 @@
+"""Study(flexibility="arm"): the arm model wired into a run, and where it must agree with the per-link model.
+
+The two-beam arm (steel, 0.4 m + 0.3 m, 20 x 20 mm, joints about y) under gravity and a tool force. Under a slow
+load both models carry the same loads: the joint reactions of the arm model (the interface forces of its
+superelements, K_r z - Psi^T f on the interface rows) equal the rigid-body joint wrenches, and the stresses away
+from the flanges agree. Near link1's distal flange they differ by construction: the per-link model spreads the
+joint2 wrench over the flange as a linear traction field (RBE3-like) on a link clamped at joint1, while the arm
+model joins the two links through rigid flanges.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import two_beam_parts, two_beam_robot
+
+from structcheck.errors import InputError
+from structcheck.results.tables import read_csv
+from structcheck.study import PointForce, Study, run
+
+
+@pytest.fixture(scope="module")
+def parts():
+    return two_beam_parts(24, 18)
+
+
+def _study(parts, **kw):
+    base = dict(name="arm", robot=two_beam_robot(), parts=parts, t_end=0.5, n_frames=6, motion={}, n_modes=4,
+                tool_point="tool", point_forces=(PointForce("tool", "STEP(time,0,0,0.5,50)", (0, 0.6, -0.8)),))
+    return Study(**{**base, **kw})
+
+
+@pytest.fixture(scope="module")
+def slow(parts, tmp_path_factory):
+    out = tmp_path_factory.mktemp("arm_run")
+    arm = run(_study(parts, flexibility="arm"), out, progress=False, vtk=False, plots=False)
+    link = run(_study(parts), progress=False, write=False)
+    return arm, link, out
+
+
+def test_summary_and_csv_of_an_arm_run(slow):
+    arm, link, out = slow
+    s = arm.summary
+    assert s["flexibility"] == "arm" and link.summary["flexibility"] == "link"
+    assert link.summary["arm_modes_hz"] is None and link.summary["max_total_deformation_m"] is None
+    f = np.array(s["arm_modes_hz"])
+    assert f.shape == (6,) and np.all(np.diff(f) >= 0) and f[0] > 0
+    assert s["arm_lowest_mode_hz"] == pytest.approx(f[0])
+    for name, entry in s["links"].items():
+        assert entry["max_von_mises_link_model_pa"] == pytest.approx(link.summary["links"][name]["max_von_mises_pa"])
+    # total deformation relative to the ground: the tool end of the arm, at least the tool point's deflection
+    assert s["max_total_deformation_m"] >= 0.99 * s["tool_point_deflection_m"]
+    csv = read_csv(out / "links.csv")
+    d = np.c_[csv["tool_point_deflection_x_m"], csv["tool_point_deflection_y_m"], csv["tool_point_deflection_z_m"]]
+    assert np.allclose(d, arm.tool_point_deflection)
+    assert np.linalg.norm(d, axis=1).max() == pytest.approx(s["tool_point_deflection_m"])
+    assert not any("arm-level dynamics" in w for w in s["warnings"])
+
+
+def test_slow_load_agrees_with_the_link_model(slow):
+    """Tool deflection (the per-link model chains the links' interface compliances), and the link stresses:
+    link2 (the tool link, clamped at its rigid flange in both models) everywhere; link1 away from its flanges."""
+    arm, link, _ = slow
+    d_arm = np.linalg.norm(arm.tool_point_deflection, axis=1)
+    d_link = np.linalg.norm(link.tool_point_deflection, axis=1)
+    assert d_arm.max() == pytest.approx(d_link.max(), rel=0.03)
+    a2, l2 = arm.links["link2"], link.links["link2"]
+    assert a2.max_von_mises_pa == pytest.approx(l2.max_von_mises_pa, rel=0.01)
+    part = two_beam_parts(24, 18)["link1"]
+    away = part.distance_to_surfaces(["joint1", "joint2"]) > 0.05
+    va, vl = arm.links["link1"].envelope["von_mises"][away], link.links["link1"].envelope["von_mises"][away]
+    assert va.max() == pytest.approx(vl.max(), rel=0.03)
+
+
+def test_arm_inputs_are_checked(parts):
+    with pytest.raises(InputError, match="flexibility"):
+        run(_study(parts, flexibility="chain"), progress=False, write=False)
+    with pytest.raises(InputError, match="joint_stiffness names unknown joint"):
+        run(_study(parts, flexibility="arm", joint_stiffness={"joint9": 1e4}), progress=False, write=False)
+    with pytest.raises(InputError, match="quasi_static"):
+        run(_study(parts, flexibility="arm", quasi_static=True), progress=False, write=False)
