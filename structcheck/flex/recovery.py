@@ -49,3 +49,16 @@ def point_displacement(se, z: np.ndarray, point, surface: str | None = None) -> 
         return (z @ (se.Psi.T @ C))[:, :3]
     node = int(np.argmin(np.linalg.norm(part.points - p, axis=1)))
     return z @ se.Psi[part.node_dofs[node]].T
+
+
+def interface_wrench(se, interface: str, z: np.ndarray, F=None, coeff=None) -> np.ndarray:
+    """Wrench (n_t, 6) that the rest of the arm exerts on the link through ``interface``: force [N] and moment
+    about the interface's reference point [N m], link axes, from the link's equilibrium K_r z = Psi^T f + w on
+    its interface rows (quasi-static: the elastic inertia M_r z'' is left out). ``F`` (n_dof, k), ``coeff``
+    (n_t, k) the link's own loads (as given to the transient), none if omitted."""
+    z = np.atleast_2d(np.asarray(z, float))
+    rows = se.interface_dofs(interface)
+    w = z @ se.K[rows].T
+    if F is not None:
+        w = w - np.atleast_2d(np.asarray(coeff, float)) @ (se.Psi.T @ np.asarray(F, float))[rows].T
+    return w

@@ -24,8 +24,8 @@ def parts():
 
 
 def _study(parts, **kw):
-    base = dict(name="arm", robot=two_beam_robot(), parts=parts, t_end=0.5, n_frames=6, motion={}, n_modes=4,
-                tool_point="tool", point_forces=(PointForce("tool", "STEP(time,0,0,0.5,50)", (0, 0.6, -0.8)),))
+    base = dict(name="arm", robot=two_beam_robot(), parts=parts, t_end=2.0, n_frames=6, motion={}, n_modes=4,
+                tool_point="tool", point_forces=(PointForce("tool", "STEP(time,0,0,2,50)", (0, 0.6, -0.8)),))
     return Study(**{**base, **kw})
 
 
@@ -58,17 +58,20 @@ def test_summary_and_csv_of_an_arm_run(slow):
 
 def test_slow_load_agrees_with_the_link_model(slow):
     """Tool deflection (the per-link model chains the links' interface compliances), and the link stresses:
-    link2 (the tool link, clamped at its rigid flange in both models) everywhere; link1 away from its flanges."""
+    link2 (the tool link, clamped at its rigid flange in both models) everywhere; link1 away from its flanges.
+    Measured with the 2 s ramp: tool -0.06%, peaks +0.012% (link1), +0.010% (link2). With a 0.5 s ramp the two
+    differ by 0.14-0.28%, falling as 1/T^2: the arm's 33 Hz mode (the per-link links' own modes are higher)
+    responds dynamically to the ramp's acceleration jumps."""
     arm, link, _ = slow
     d_arm = np.linalg.norm(arm.tool_point_deflection, axis=1)
     d_link = np.linalg.norm(link.tool_point_deflection, axis=1)
-    assert d_arm.max() == pytest.approx(d_link.max(), rel=0.03)
+    assert d_arm.max() == pytest.approx(d_link.max(), rel=0.003)
     a2, l2 = arm.links["link2"], link.links["link2"]
-    assert a2.max_von_mises_pa == pytest.approx(l2.max_von_mises_pa, rel=0.01)
+    assert a2.max_von_mises_pa == pytest.approx(l2.max_von_mises_pa, rel=1e-3)
     part = two_beam_parts(24, 18)["link1"]
     away = part.distance_to_surfaces(["joint1", "joint2"]) > 0.05
     va, vl = arm.links["link1"].envelope["von_mises"][away], link.links["link1"].envelope["von_mises"][away]
-    assert va.max() == pytest.approx(vl.max(), rel=0.03)
+    assert va.max() == pytest.approx(vl.max(), rel=2e-3)
 
 
 def test_arm_inputs_are_checked(parts):

@@ -195,3 +195,31 @@ def test_stress_recovery_equals_direct_superposition(arm):
     u_node = point_displacement(ses["s1"], res.z["s1"], (L / 2, 0, 0))
     assert np.allclose(u_node, ses["s1"].displacement(res.z["s1"])[:, tip])
     assert np.abs(u_fit - u_node).max() < 0.01 * np.abs(u_node).max()
+
+
+def test_joint_reactions_are_the_rigid_body_statics(arm):
+    """Static arm under gravity at a bent pose: the interface wrenches recovered from the superelements' equilibrium
+    equal rigid-body statics, minus the resultant of the loads on the links beyond the joint (about the joint,
+    link axes): the arm model carries its loads through the joints exactly as the rigid-body stage does."""
+    from structcheck.flex.recovery import interface_wrench
+    from structcheck.rigid.kinematics import forward_kinematics
+
+    robot, parts, ses = arm
+    q = np.array([[0.4, -1.1]] * 3)
+    t = np.array([0.0, 0.5, 1.0])
+    loads = body_loads(robot, parts, t, q, 0 * q, 0 * q)
+    res = arm_transient(robot, ses, t, q, loads)
+    T = forward_kinematics(robot, q[0])[0]
+    R = {n: T[robot.link_names.index(n)] for n in parts}
+    res_s1 = parts["s1"].resultant(loads["s1"][0] @ loads["s1"][1][0])  # about s1's origin (joint j1), s1 axes
+    res_s0 = parts["s0"].resultant(loads["s0"][0] @ loads["s0"][1][0])  # about s0's origin (joint j0), s0 axes
+    # s1's resultant carried to s0's axes and origin
+    Rs = R["s0"][:3, :3].T @ R["s1"][:3, :3]
+    p = R["s0"][:3, :3].T @ (R["s1"][:3, 3] - R["s0"][:3, 3])
+    f1, m1 = Rs @ res_s1[:3], Rs @ res_s1[3:]
+    total0 = np.r_[res_s0[:3] + f1, res_s0[3:] + m1 + np.cross(p, f1)]
+    w1 = interface_wrench(ses["s1"], "j1", res.z["s1"], *loads["s1"])
+    w0 = interface_wrench(ses["s0"], "j0", res.z["s0"], *loads["s0"])
+    scale = np.abs(res_s1).max()
+    assert np.abs(w1 + res_s1).max() < 1e-6 * scale
+    assert np.abs(w0 + total0).max() < 1e-6 * np.abs(total0).max()
