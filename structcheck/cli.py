@@ -192,6 +192,12 @@ def _cmd_info(args) -> int:
     if arm is not None and arm == arm:
         print(f"arm's estimated lowest mode at home (Rayleigh quotient of the chained link compliances, "
               f"payload included): {arm:.1f} Hz")
+    from .flex.stage import home_arm_frequencies
+
+    hz = home_arm_frequencies(study)
+    if hz is not None:
+        print(f"arm model at home (links as superelements, {study.n_modes} fixed-interface modes each, no payload "
+              f"mass): " + ", ".join(f"{f:.1f}" for f in hz) + " Hz")
     return EXIT_OK
 
 

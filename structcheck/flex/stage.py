@@ -108,3 +108,19 @@ def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient,
         u = point_displacement(se, z, xyz)
     R = T_world_link[:, tree.link_names.index(link), :3, :3]
     return np.einsum("tij,tj->ti", R, u)
+
+
+def home_arm_frequencies(study, n: int = 6) -> np.ndarray | None:
+    """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose (the links reduced with
+    ``study.n_modes`` fixed-interface modes, ``study.joint_stiffness``), or None where the arm model does not apply
+    (closed loops, a link other than the base without a Part)."""
+    from ..rigid.stage import as_chain
+    from .assembly import arm_frequencies
+
+    chain = as_chain(study.robot)
+    tree = chain.tree
+    if chain.cuts or any(ln not in study.parts and ln != tree.base for ln in tree.link_names):
+        return None
+    q = np.array([tree.joint(j).home for j in tree.dof_names])
+    return arm_frequencies(tree, dict(study.parts), q, n, study.n_modes,
+                           joint_stiffness=dict(study.joint_stiffness)).frequency_hz

@@ -81,3 +81,25 @@ def test_arm_inputs_are_checked(parts):
         run(_study(parts, flexibility="arm", joint_stiffness={"joint9": 1e4}), progress=False, write=False)
     with pytest.raises(InputError, match="quasi_static"):
         run(_study(parts, flexibility="arm", quasi_static=True), progress=False, write=False)
+
+
+def test_info_prints_arm_frequencies_at_home(tmp_path, capsys):
+    """`structcheck info` on the tiny cantilever study: one link clamped at joint1 is the whole arm, so the arm
+    model's first two frequencies (bending about y and z of the square section) are the link's own first
+    frequency, and both are Euler-Bernoulli's 1.875^2 / (2 pi L^2) sqrt(E I / (rho A)) within 2% (shear, rotary
+    inertia and the coarse section mesh, as the per-link line is held in tests/study/test_api.py)."""
+    from helpers import SMALL_H as H, SMALL_L as L, write_small_study
+
+    from structcheck.cli import main
+    from structcheck.model.materials import get_material
+
+    assert main(["info", str(write_small_study(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("arm model at home"))
+    hz = [float(v) for v in line.split(":")[1].replace("Hz", "").split(",")]
+    f1_link = float(next(ln for ln in out.splitlines() if ln.startswith("beam ")).split()[-1])
+    steel = get_material("structural_steel")
+    f_eb = 1.8751 ** 2 / (2 * np.pi * L ** 2) * np.sqrt(steel.E * H ** 4 / 12 / (steel.density * H ** 2))
+    assert len(hz) == 6
+    assert hz[0] == pytest.approx(f1_link, rel=2e-3)  # printed to 0.1 Hz
+    assert hz[0] == pytest.approx(f_eb, rel=0.02) and hz[1] == pytest.approx(f_eb, rel=0.02)
