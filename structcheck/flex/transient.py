@@ -30,6 +30,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..errors import InputError
+from ..fe.solvers import single_thread_blas
 from ..fe.transient import modal_response, modal_states_of_loads
 from .assembly import assemble_arm
 
@@ -121,20 +122,28 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
     starts = frozen_segments(q, max_joint_change)
     z = {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
     x_all, q_ref, freqs, state = None, [], [], None
-    for a, b in zip(starts[:-1], starts[1:]):
-        seg = slice(a, b + 1)
-        mid = a + int(np.argmin(np.abs(t[seg] - 0.5 * (t[a] + t[b]))))
-        model = assemble_arm(robot, superelements, q[mid], joint_stiffness, attached)
-        x, xd, omega = _segment(model, red, t[seg], seg, damping, state)
-        state = (x[-1], xd[-1])
-        if x_all is None:
-            x_all = np.empty((len(t), x.shape[1]))
-        x_all[seg] = x
-        for name, L in model.maps.items():
-            z[name][seg] = x @ L.T
-        q_ref.append(q[mid])
-        freqs.append(omega[:n_frequencies] / (2 * np.pi))
+    with single_thread_blas():  # small dense matrices: BLAS threads only wait on each other (100x slower loaded)
+        for a, b in zip(starts[:-1], starts[1:]):
+            x, state, q_mid, omega = _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness,
+                                                  attached, state, z)
+            if x_all is None:
+                x_all = np.empty((len(t), x.shape[1]))
+            x_all[a:b + 1] = x
+            q_ref.append(q_mid)
+            freqs.append(omega[:n_frequencies] / (2 * np.pi))
     return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs))
+
+
+def _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness, attached, state, z):
+    """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1];
+    returns x (n_seg, n), the end state (x, x'), the reference q and the assembled omega (n,) [rad/s]."""
+    seg = slice(a, b + 1)
+    mid = a + int(np.argmin(np.abs(t[seg] - 0.5 * (t[a] + t[b]))))
+    model = assemble_arm(robot, superelements, q[mid], joint_stiffness, attached)
+    x, xd, omega = _segment(model, red, t[seg], seg, damping, state)
+    for name, L in model.maps.items():
+        z[name][seg] = x @ L.T
+    return x, (x[-1], xd[-1]), q[mid], omega
 
 
 def _segment(model, red: dict, t: np.ndarray, seg: slice, damping, state):
