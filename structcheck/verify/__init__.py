@@ -11,7 +11,8 @@ Each case's docstring defines it and cites its reference (cantilever deflection,
 and linear-tet locking; cantilever bending frequencies from the Timoshenko frequency equation; NAFEMS LE10;
 spinning bar; interface wrench resultants and support reactions; mode acceleration against direct Newmark; the
 KR500 cylinders of paper 003 Table 2; curved elements: Lame thick cylinder, tube in
-torsion, Peterson's plate with a hole, each with the straight-edged result on the same mesh beside it).
+torsion, Peterson's plate with a hole, each with the straight-edged result on the same mesh beside it; the whole-arm
+model's chain of superelements with a tip mass against the tip-mass cantilever equation).
 ``quick=True`` runs coarser meshes with the same tolerances (the test suite's variant). All quantities SI (m, N,
 Pa, Hz, kg, kg m^2) unless the quantity names another unit.
 
@@ -19,11 +20,13 @@ Pa, Hz, kg, kg m^2) unless the quantity names another unit.
   row builders and the beam mesh the cases share;
 - ``beams``: cantilever deflection and convergence, cantilever modes, mode acceleration against Newmark;
 - ``elasticity``: NAFEMS LE10, spinning bar, interface wrench and reactions, KR500 cylinders;
-- ``curved``: thick cylinder, tube in torsion, plate with a hole (curved against straight-edged elements).
+- ``curved``: thick cylinder, tube in torsion, plate with a hole (curved against straight-edged elements);
+- ``arm``: a beam cut into three superelements with a tip mass (the whole-arm model).
 """
 from __future__ import annotations
 
 from ..errors import InputError
+from .arm import case_beam_chain
 from .beams import case_cantilever, case_cantilever_modes, case_transient
 from .curved import (PETERSON_KTG_D_OVER_H_01, case_plate_hole, case_thick_cylinder, case_tube_torsion,
                      plate_hole_kt, plate_hole_part)
@@ -31,7 +34,7 @@ from .elasticity import case_interface_wrench, case_kr500_cylinders, case_le10, 
 from .references import (KR500_DENSITY, KR500_TABLE2, LE10_SIGMA_YY_D, beam_part, cowper_kappa,
                          euler_bernoulli_frequencies, richardson, timoshenko_frequencies, timoshenko_tip_deflection)
 
-__all__ = ["CASES", "KR500_DENSITY", "KR500_TABLE2", "LE10_SIGMA_YY_D", "PETERSON_KTG_D_OVER_H_01", "beam_part",
+__all__ = ["CASES", "KR500_DENSITY", "case_beam_chain", "KR500_TABLE2", "LE10_SIGMA_YY_D", "PETERSON_KTG_D_OVER_H_01", "beam_part",
            "case_cantilever", "case_cantilever_modes", "case_interface_wrench", "case_kr500_cylinders", "case_le10",
            "case_plate_hole", "case_spinning_bar", "case_thick_cylinder", "case_transient", "case_tube_torsion",
            "cowper_kappa", "euler_bernoulli_frequencies", "format_table", "le10_part", "plate_hole_kt",
@@ -48,6 +51,7 @@ CASES = {
     "thick_cylinder": case_thick_cylinder,
     "tube_torsion": case_tube_torsion,
     "plate_hole": case_plate_hole,
+    "beam_chain": case_beam_chain,
 }
 
 
