@@ -16,7 +16,7 @@ from ..checks import LinkSolution
 from ..errors import InputError
 from ..fe.linkbasis import LinkBasis
 from ..fe.response import respond
-from .assembly import link_interfaces
+from .assembly import AttachedMass, link_interfaces
 from .recovery import point_displacement
 from .superelement import Superelement
 from .transient import ArmTransient, arm_transient, external_loads
@@ -53,10 +53,23 @@ def check_arm_inputs(study, chain) -> None:
         raise InputError(f"flexibility='arm' needs a Part for every link but the base; missing: {missing}")
 
 
-def reduce_study_links(tree, parts: dict, loads: dict, n_modes: int) -> dict:
-    """Superelements of every link: interfaces at its joints (and the base's ``ground``), ``n_modes``
-    fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches)."""
-    ifs = link_interfaces(tree, parts)
+def payload_masses(tree, payloads) -> tuple:
+    """The study's payloads (``study.Payload``: rigid masses held at named points) as :class:`AttachedMass` on the
+    surface named after their point: their elastic inertia in the assembled mass matrix (their rigid-motion
+    inertia and weight are loads already). A payload given as a force has no mass in the arm model."""
+    out = []
+    for pl in payloads:
+        link, xyz = tree.points[pl.point]
+        out.append(AttachedMass(link, pl.point, float(pl.mass), point=tuple(np.asarray(xyz, float)),
+                                inertia=None if pl.inertia is None else tuple(map(tuple, np.asarray(pl.inertia)))))
+    return tuple(out)
+
+
+def reduce_study_links(tree, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
+    """Superelements of every link: interfaces at its joints (and the base's ``ground``) and at the surfaces of
+    ``attached`` masses, ``n_modes`` fixed-interface modes, residual vectors of the link's own loads (body loads,
+    point forces, payload patches)."""
+    ifs = link_interfaces(tree, parts, attached)
     ext = external_loads(loads)
     return {n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]) for n in parts}
 
@@ -67,9 +80,11 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     residuals are kept)."""
     tree = chain.tree
     parts = {n: study.parts[n] for n in loads}
-    ses = reduce_study_links(tree, parts, loads, study.n_modes)
+    attached = payload_masses(tree, study.payloads)
+    ses = reduce_study_links(tree, parts, loads, study.n_modes, attached)
     tr = arm_transient(tree, ses, t, body.q, external_loads(loads), damping=study.damping_ratio,
-                       joint_stiffness=dict(study.joint_stiffness), max_joint_change=study.arm_max_joint_change)
+                       joint_stiffness=dict(study.joint_stiffness), attached=attached,
+                       max_joint_change=study.arm_max_joint_change)
     solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n]) for n in ses}
     tool = None
     if study.tool_point:
@@ -113,7 +128,7 @@ def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient,
 def home_arm_frequencies(study, n: int = 6) -> np.ndarray | None:
     """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose (the links reduced with
     ``study.n_modes`` fixed-interface modes, ``study.joint_stiffness``), or None where the arm model does not apply
-    (closed loops, a link other than the base without a Part)."""
+    (closed loops, a link other than the base without a Part). Payloads given as masses are included."""
     from ..rigid.stage import as_chain
     from .assembly import arm_frequencies
 
@@ -122,5 +137,5 @@ def home_arm_frequencies(study, n: int = 6) -> np.ndarray | None:
     if chain.cuts or any(ln not in study.parts and ln != tree.base for ln in tree.link_names):
         return None
     q = np.array([tree.joint(j).home for j in tree.dof_names])
-    return arm_frequencies(tree, dict(study.parts), q, n, study.n_modes,
-                           joint_stiffness=dict(study.joint_stiffness)).frequency_hz
+    return arm_frequencies(tree, dict(study.parts), q, n, study.n_modes, joint_stiffness=dict(study.joint_stiffness),
+                           attached=payload_masses(tree, study.payloads)).frequency_hz
