@@ -110,7 +110,7 @@ def test_payload_mass_swings_on_the_flexible_chain(parts):
     steel): the assembled arm's first two frequencies (bending about y and z, equal for the square section) are
     those of a cantilever with a tip mass, b^2 sqrt(E I / (rho A L^4)) / (2 pi) with b the first root of
     1 + cos b cosh b + mu b (cos b sinh b - sin b cosh b) = 0 (Blevins, Table 8-8), within 1% (the mesh, two rigid
-    flanges, shear at L/h = 35)."""
+    flanges, shear at L/h = 35; measured +0.24%, +0.25%)."""
     from helpers import H, L1, L2
 
     from structcheck.model.materials import get_material
