@@ -13,8 +13,11 @@ only through the link rotations.
 
 Frozen poses: the samples are cut into segments over which no joint moves more than ``max_joint_change`` [rad or
 m] from the segment's first sample; each segment uses the model assembled at the joint values of its middle sample
-(in time). At a segment boundary the state (x, x') is carried over unchanged (the same global coordinates). A
-smaller ``max_joint_change`` converges to the continuously updated model (tests/flex/test_arm_transient.py).
+(in time). At a segment boundary the dynamic part of the state (x - K^-1 f, x' - K^-1 f') is carried over: the
+new segment starts at its own static solution plus that dynamic part, so the jump of pose between two frozen
+models moves the quasi-static deflection without exciting the arm (carrying x itself would ring at every
+boundary). A smaller ``max_joint_change`` converges to the continuously updated model
+(tests/flex/test_arm_transient.py).
 
 Damping: modal, on the modes of the ASSEMBLED system (all of them: the reduced system is small), ratio ``zeta`` per
 mode (a number, or a function of omega [rad/s] such as Rayleigh's (a / omega + b omega) / 2). Each segment's modal
@@ -31,7 +34,7 @@ import scipy.linalg as sla
 
 from ..errors import InputError
 from ..fe.solvers import single_thread_blas
-from ..fe.transient import modal_response, modal_states_of_loads
+from ..fe.transient import modal_response
 from .assembly import assemble_arm
 
 
@@ -136,41 +139,54 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
 
 def _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness, attached, state, z):
     """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1];
-    returns x (n_seg, n), the end state (x, x'), the reference q and the assembled omega (n,) [rad/s]."""
+    returns x (n_seg, n), the end state (dynamic parts, see :func:`_segment`), the reference q and the assembled
+    omega (n,) [rad/s]."""
     seg = slice(a, b + 1)
     mid = a + int(np.argmin(np.abs(t[seg] - 0.5 * (t[a] + t[b]))))
     model = assemble_arm(robot, superelements, q[mid], joint_stiffness, attached)
-    x, xd, omega = _segment(model, red, t[seg], seg, damping, state)
+    x, end_state, omega = _segment(model, red, t, a, b, damping, state)
     for name, L in model.maps.items():
         z[name][seg] = x @ L.T
-    return x, (x[-1], xd[-1]), q[mid], omega
+    return x, end_state, q[mid], omega
 
 
-def _segment(model, red: dict, t: np.ndarray, seg: slice, damping, state):
-    """(x, x', omega) of one frozen segment on its samples t: x, x' (n_seg, n), omega (n,) [rad/s] ascending.
-    From the static equilibrium of the first sample when ``state`` is None, else from state = (x0, x0')."""
-    f = np.zeros((len(t), len(model.K)))
+def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
+    """x (n_seg, n) of one frozen segment on the samples a..b of t, the end state and omega (n,) [rad/s].
+
+    The state carried between segments is the dynamic part (x - K^-1 f, x' - K^-1 f'), f' the load rate over the
+    step before the boundary: the new segment starts at its own static solution plus that dynamic part, so a
+    change of pose moves the quasi-static deflection without ringing, while a change of load rate at the boundary
+    still rings as it does inside a segment. The first segment (``state`` None) starts from the static
+    equilibrium of sample a moving with the loads' rate over its first step."""
+    lo = a if state is None else a - 1  # the step before the boundary gives the left-sided rate
+    f = np.zeros((b + 1 - lo, len(model.K)))
     for name, (P, coeff) in red.items():
-        f += coeff[seg] @ (model.maps[name].T @ P).T  # (n_seg, n): L^T Psi^T F c(t)
+        f += coeff[lo:b + 1] @ (model.maps[name].T @ P).T  # L^T Psi^T F c(t)
     w2, X = sla.eigh(model.K, model.M)  # all modes, mass-normalized
     if w2[0] <= 1e-12 * w2[-1]:
         raise InputError(f"the assembled arm has a zero-frequency mode (omega^2 = {w2[0]:.3g}): a mechanism, e.g. a "
                          f"joint stiffness of 0; give every compliant joint a positive stiffness")
     omega = np.sqrt(w2)
     zeta = _zeta(damping, omega)
-    Q = f @ X  # modal loads (n_seg, n)
+    Qf = f @ X  # modal loads on every sample given (n_f, n)
+    ts = t[lo:b + 1]
+    # initial modal state: quasi-static part Q / w^2 (and its rate) plus the carried dynamic part
     if state is None:
-        if len(t) == 1:
-            eta, etad = Q / w2, np.zeros_like(Q)
-        else:
-            _, eta, etad = modal_states_of_loads(t, Q, omega, zeta, from_equilibrium=True)
+        eta0 = Qf[0] / w2
+        etad0 = (Qf[1] - Qf[0]) / (ts[1] - ts[0]) / w2 if len(ts) > 1 else np.zeros_like(w2)
     else:
         MX = model.M @ X
-        eta, etad = modal_response(t, Q, omega, zeta, state[0] @ MX, state[1] @ MX)
+        eta0 = Qf[1] / w2 + state[0] @ MX
+        etad0 = (Qf[1] - Qf[0]) / (ts[1] - ts[0]) / w2 + state[1] @ MX
+        f, Qf, ts = f[1:], Qf[1:], ts[1:]
+    eta, etad = modal_response(ts, Qf, omega, zeta, eta0, etad0) if len(ts) > 1 else (eta0[None], etad0[None])
     # mode-acceleration form: the static part through a solve with K keeps the digits that the eigenvectors of
     # the mixed-unit (m, rad, modal) system lose; with all modes kept it equals X eta exactly in exact arithmetic
-    x = sla.cho_solve(sla.cho_factor(model.K), f.T).T + (eta - Q / w2) @ X.T
-    return x, etad @ X.T, omega
+    dyn = (eta - Qf / w2) @ X.T
+    x = sla.cho_solve(sla.cho_factor(model.K), f.T).T + dyn
+    end_rate = (Qf[-1] - Qf[-2]) / (ts[-1] - ts[-2]) / w2 if len(ts) > 1 else np.zeros_like(w2)
+    end_state = (dyn[-1], (etad[-1] - end_rate) @ X.T)
+    return x, end_state, omega
 
 
 def external_loads(link_loads: dict) -> dict:
