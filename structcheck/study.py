@@ -96,7 +96,9 @@ class Study:
     flexible chain, total deformation relative to the ground; the per-link model runs too, for comparison:
     :mod:`structcheck.flex.stage`). ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its
     axis [N m/rad] or (torsional, tilt) [N m/rad]; joints not named are rigid. ``arm_max_joint_change`` [rad or m]:
-    the arm model is re-assembled whenever a joint has moved this much (frozen-pose segments).
+    the arm model is re-assembled whenever a joint has moved this much (frozen-pose segments). In the arm model
+    ``payloads`` are attached masses (their elastic inertia swings on the chain); a payload given as a point force
+    has no mass there (``payload_mass_kg`` serves the per-link model's estimate only).
     """
 
     name: str
