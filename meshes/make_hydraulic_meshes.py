@@ -21,13 +21,7 @@ Pins are bosses along z with a bore; both boss end faces carry the joint's name.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
-
-import numpy as np
-
-from structcheck.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "hydraulic"
@@ -115,34 +109,12 @@ CURVATURE_POINTS = 10
 
 def build_meshes(out: Path = SHIPPED, size_factor: float = 1.0, verbose: bool = True) -> Path:
     """Write ``<part>.msh`` for every part into ``out``; return ``out``."""
-    from structcheck.geometry import PartBuilder
+    from structcheck.geometry import write_part_meshes
 
-    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
-        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
-    out.mkdir(parents=True, exist_ok=True)
-    for name, (fn, size) in PARTS.items():
-        with PartBuilder(name, size * size_factor, curvature_points=CURVATURE_POINTS) as b:
-            fn(b)
-            b.build(None)
-            b.write(out / f"{name}.msh")
-        if verbose:
-            import meshio
-
-            m = meshio.read(out / f"{name}.msh")
-            tets = m.cells_dict["tetra"]
-            edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
-            print(f"{name:<6} vertices {len(np.unique(tets)):6d}  tets {len(tets):6d}  "
-                  f"P2 nodes {len(np.unique(tets)) + len(edges):7d}")
-    return out
+    return write_part_meshes(PARTS, out, size_factor, curvature_points=CURVATURE_POINTS, verbose=verbose)
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=SHIPPED)
-    ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
-    a = ap.parse_args()
-    try:
-        build_meshes(a.out, a.size_factor)
-    except (InputError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    from structcheck.geometry import mesh_script
+
+    mesh_script(__doc__.splitlines()[0], build_meshes, SHIPPED)

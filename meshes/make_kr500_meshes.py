@@ -12,13 +12,7 @@ study sets each part's density so that its mass is Table 2's.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
-
-import numpy as np
-
-from structcheck.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "kr500"
@@ -42,33 +36,13 @@ def cylinder_part(b, k: int) -> None:
 def build_meshes(out: Path = SHIPPED, size_factor: float = 1.0, verbose: bool = True) -> Path:
     """Write ``B1.msh`` .. ``B6.msh`` into ``out``; return ``out``. Element size: the radius (times
     ``size_factor``), about 24 elements around."""
-    from structcheck.geometry import PartBuilder
+    from structcheck.geometry import write_part_meshes
 
-    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
-        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
-    out.mkdir(parents=True, exist_ok=True)
-    for k, name in enumerate(BODIES):
-        size = min(RADIUS[k], LENGTH[k]) * size_factor
-        with PartBuilder(name, size, curvature_points=CURVATURE_POINTS) as b:
-            cylinder_part(b, k)
-            b.build(None)
-            b.write(out / f"{name}.msh")
-        if verbose:
-            import meshio
-
-            tets = meshio.read(out / f"{name}.msh").cells_dict["tetra"]
-            edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
-            print(f"{name}  tets {len(tets):6d}  P2 nodes {len(np.unique(tets)) + len(edges):7d}")
-    return out
+    parts = {name: (lambda b, k=k: cylinder_part(b, k), min(RADIUS[k], LENGTH[k])) for k, name in enumerate(BODIES)}
+    return write_part_meshes(parts, out, size_factor, curvature_points=CURVATURE_POINTS, verbose=verbose)
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=SHIPPED)
-    ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
-    a = ap.parse_args()
-    try:
-        build_meshes(a.out, a.size_factor)
-    except (InputError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    from structcheck.geometry import mesh_script
+
+    mesh_script(__doc__.splitlines()[0], build_meshes, SHIPPED)

@@ -10,9 +10,7 @@ of 0.8 m reach; dimensions in mm are the constants below (see README.md beside t
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -158,26 +156,9 @@ def check_wall(wall_mm) -> float:
 
 def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True) -> Path:
     """Write ``<part>.msh`` for every part into ``out``; return ``out``."""
-    from structcheck.geometry import PartBuilder
+    from structcheck.geometry import write_part_meshes
 
-    wall_mm = check_wall(wall_mm)
-    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
-        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
-    out.mkdir(parents=True, exist_ok=True)
-    for name, (fn, size) in PARTS.items():
-        with PartBuilder(name, size * size_factor) as b:
-            fn(b, {"wall": wall_mm})
-            b.build(None)
-            b.write(out / f"{name}.msh")
-        if verbose:
-            import meshio
-
-            m = meshio.read(out / f"{name}.msh")
-            tets = m.cells_dict["tetra"]
-            edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
-            print(f"{name:<11} vertices {len(np.unique(tets)):6d}  tets {len(tets):6d}  "
-                  f"P2 nodes {len(np.unique(tets)) + len(edges):7d}")
-    return out
+    return write_part_meshes(PARTS, out, size_factor, args=({"wall": check_wall(wall_mm)},), verbose=verbose)
 
 
 def mesh_cache_key() -> str:
@@ -225,13 +206,7 @@ def mesh_folder(wall_mm: float = DEFAULT_WALL_MM) -> Path:
 from structcheck.geometry import on_plane  # noqa: E402
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--wall-mm", type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")
-    ap.add_argument("--out", type=Path, default=SHIPPED)
-    ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
-    a = ap.parse_args()
-    try:
-        build_meshes(a.out, a.wall_mm, a.size_factor)
-    except (InputError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    from structcheck.geometry import mesh_script
+
+    mesh_script(__doc__.splitlines()[0], lambda out, size_factor, wall_mm: build_meshes(out, wall_mm, size_factor),
+                SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),))

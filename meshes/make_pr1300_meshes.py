@@ -21,8 +21,6 @@ docs/paper000.md. Lengths in m.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -221,40 +219,18 @@ def build_meshes(out: Path = SHIPPED, size_factor: float = 1.0, wall_mm: float =
                  verbose: bool = True) -> Path:
     """Write ``<part>.msh`` for every part into ``out``; return ``out``. ``wall_mm``: wall of the big arm and
     forearm boxes [mm]."""
-    from structcheck.geometry import PartBuilder
+    from structcheck.geometry import write_part_meshes
 
-    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
-        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
     if not (isinstance(wall_mm, (int, float)) and 3.0 <= wall_mm <= 60.0):
         raise InputError(f"wall_mm must be between 3 and 60 mm (the forearm box is 180 mm wide), got {wall_mm!r}")
-    out.mkdir(parents=True, exist_ok=True)
-    mm = {"wall": float(wall_mm)}
-    for name, (fn, size) in PARTS.items():
-        with PartBuilder(name, size * size_factor, curvature_points=CURVATURE_POINTS) as b:
-            fn(b, mm)
-            b.build(None)
-            b.write(out / f"{name}.msh")
-        if verbose:
-            import meshio
-
-            m = meshio.read(out / f"{name}.msh")
-            tets = m.cells_dict["tetra"]
-            edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
-            print(f"{name:<3} vertices {len(np.unique(tets)):6d}  tets {len(tets):6d}  "
-                  f"P2 nodes {len(np.unique(tets)) + len(edges):7d}")
-    return out
+    return write_part_meshes(PARTS, out, size_factor, args=({"wall": float(wall_mm)},),
+                             curvature_points=CURVATURE_POINTS, verbose=verbose)
 
 
 from structcheck.geometry import on_plane  # noqa: E402  (used by the part functions above)
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=SHIPPED)
-    ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
-    ap.add_argument("--wall-mm", type=float, default=DEFAULT_WALL_MM, help="big arm and forearm box wall [mm]")
-    a = ap.parse_args()
-    try:
-        build_meshes(a.out, a.size_factor, a.wall_mm)
-    except (InputError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+    from structcheck.geometry import mesh_script
+
+    mesh_script(__doc__.splitlines()[0], build_meshes, SHIPPED,
+                (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="big arm and forearm box wall [mm]")),))

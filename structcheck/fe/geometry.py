@@ -245,3 +245,48 @@ def import_step(path, name: str, surfaces: dict, mesh_size: float, out, scale: f
             b.name_faces(n, pred)
         b.build(vols)
         return b.write(out)
+
+
+def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple = (), curvature_points: int = 16,
+                      verbose: bool = True) -> Path:
+    """The body of a mesh generator script: every part of ``parts`` (name -> (function adding its solids and
+    names to a :class:`PartBuilder`, called as ``fn(builder, *args)``; mesh size [m])) meshed at its size times
+    ``size_factor`` into ``out/<name>.msh``, with its node counts printed when ``verbose``. Returns ``out``."""
+    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
+        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    width = max(map(len, parts), default=0)
+    for name, (fn, size) in parts.items():
+        with PartBuilder(name, size * size_factor, curvature_points=curvature_points) as b:
+            fn(b, *args)
+            b.build(None)
+            b.write(out / f"{name}.msh")
+        if verbose:
+            import meshio
+
+            tets = meshio.read(out / f"{name}.msh").cells_dict["tetra"]
+            edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
+            print(f"{name:<{width}} vertices {len(np.unique(tets)):6d}  tets {len(tets):6d}  "
+                  f"P2 nodes {len(np.unique(tets)) + len(edges):7d}")
+    return out
+
+
+def mesh_script(description: str, build: Callable, shipped: Path, options: tuple = ()) -> None:
+    """The command line of a mesh generator script: ``--out`` (default ``shipped``), ``--size-factor`` and the
+    extra ``options`` ((flag, argparse keywords), ...), passed to ``build(out, size_factor, *extras)``; bad input
+    exits with status 2 and one line."""
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--out", type=Path, default=shipped)
+    ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
+    for flag, kwargs in options:
+        ap.add_argument(flag, **kwargs)
+    a = vars(ap.parse_args())
+    try:
+        build(a.pop("out"), a.pop("size_factor"), *a.values())
+    except (InputError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
