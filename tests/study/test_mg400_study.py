@@ -3,6 +3,7 @@ study's own closed-chain model, the three planners' executed path against eq. (6
 (Table 7's quantity), the loop-closure and power-balance checks along the motions, and a shortened end-to-end run
 whose results folder holds the runner's keys and the paper comparisons (in summary.json)."""
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -127,3 +128,23 @@ def test_study_end_to_end_shortened(tmp_path):
     for report in s["paper002"]["planners"].values():
         assert report["checks"]["loop_closure_residual"] < 1e-10
         assert report["checks"]["power_balance_rel_error"] < 1e-8
+
+
+def test_readme_table_is_the_studys():
+    """The README's paper-002 table (FK/IK errors, end-point errors, J2 peak torque and jerk of each planner) is
+    what paper_checks computes, to the digits it prints."""
+    text = (ROOT / "README.md").read_text()
+    section = " ".join(text[text.index("### Paper 002"):text.index("### Paper 003")].split())
+    d = mg400.paper_checks()
+    fk, ik = map(float, re.search(r"\| ([\d.]+) mm / ([\d.]+) deg \|", section).groups())
+    assert round(d["fk_table_max_error_mm"], 3) == fk and round(d["ik_table_max_error_deg"], 3) == ik
+    rows = {"torque": "peak J2 torque", "jerk": "peak J2 jerk"}
+    for what, label in rows.items():
+        values = re.search(re.escape(label) + r", quintic / B-spline / min\. jerk \| [^|]* \| ([\d./ ]+) ", section)
+        printed = values.group(1).split(" / ")
+        key = "peak_abs_torque_nm" if what == "torque" else "peak_abs_jerk_deg_s3"
+        for planner, text_value in zip(("quintic", "bspline", "minimum_jerk"), printed):
+            decimals = len(text_value.partition(".")[2])
+            assert round(d["planners"][planner][key]["J2"], decimals) == float(text_value), (what, planner)
+    # the end-point errors are round-off (1e-11 mm): their digits depend on the machine, their size does not
+    assert max(d["path_deviation_max_mm"].values()) < 1e-9
