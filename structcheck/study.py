@@ -355,7 +355,7 @@ def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads
     response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal")
     qs_max = float("nan")
     if not study.quasi_static and basis.phi.shape[1]:
-        qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element vertices
+        qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element nodes
     return LinkSolution(name=name, part=part, loads=loads, basis=basis, response=response, modal=modal,
                         quasi_static_max_von_mises_pa=qs_max, equilibrium_error=eq_error)
 
