@@ -8,6 +8,8 @@ of their edge's vertices, exact only on straight-sided elements) is shown to dif
 nodes, and the bore stress of a pressurised thick cylinder through the basis path meets Lame's closed form
 (Timoshenko & Goodier) within the verification manual's tolerance.
 """
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -196,3 +198,36 @@ def test_lame_bore_stress_through_the_basis_path(tmp_path):
     ur = np.einsum("ij,ij->i", (U[part.node_dofs[bore], 0] * p)[:, :2], x[:, :2]) / np.hypot(x[:, 0], x[:, 1])
     u_ref = a * (st - nu * (sr + sz)) / part.material.E
     assert ur.mean() == pytest.approx(u_ref, rel=0.005)
+
+
+def test_study_on_a_curved_tube_reports_its_geometry_and_the_ten_node_peak(tmp_path, capsys):
+    """A one-link study (a curved steel tube cantilever, quasi-static tip force) through ``study.run``: its peak and
+    nodal-averaged peak equal those of ``Part.solve_static`` under the same wrench (the independent static path,
+    10-node stresses of the same curved elements); the summary and the run header name the element geometry."""
+    from structcheck.model.robot import Joint, Link, Robot
+    from structcheck.study import PointForce, Study, run
+
+    ro, ri, length, force = 0.02, 0.012, 0.2, 1000.0
+    with PartBuilder("tube", mesh_size=0.01, order=2) as b:
+        body = b.tube((0, 0, 0), (1, 0, 0), ro, ri, length, centered=False)
+        b.name_faces("joint1", on_plane(0, 0.0))
+        b.name_faces("tip", on_plane(0, length))
+        b.divide_lines(lambda c, bb: bb[3] - bb[0] < 1e-5, 8)  # 8 elements on each circle
+        b.build(body)
+        part = Part.from_mesh(b.write(tmp_path / "tube.msh"), "structural_steel")
+    robot = Robot([Link("ground"), Link("beam")],
+                  [Joint("joint1", "revolute", "ground", "beam", np.eye(4), np.array([0, 1.0, 0]), -3, 3)],
+                  points={"tip": ("beam", np.array([length, 0.0, 0.0]))})
+    study = Study(name="curved_tube", robot=robot, motion={}, parts={"beam": part}, t_end=1.0, n_frames=3,
+                  point_forces=(PointForce("tip", force, (0, 0, -1)),), gravity=(0, 0, 0), quasi_static=True,
+                  tool_point="tip")
+    result = run(study, tmp_path / "run", progress=True, vtk=False, plots=False)
+    assert "elements: curved P2 tets (all links)" in capsys.readouterr().err
+    link = result.summary["links"]["beam"]
+    assert link["element_geometry"] == "curved" and link["geometry_order"] == 2
+    sol = part.solve_static(["joint1"], wrenches={"tip": ((0, 0, -force), (0, 0, 0), (length, 0, 0))})
+    assert link["max_von_mises_pa"] == pytest.approx(sol.max_von_mises, rel=1e-9)
+    averaged = vm_of(part.nodal_average(sol.element_node_stress)).max()
+    assert link["max_von_mises_averaged_pa"] == pytest.approx(averaged, rel=1e-9)
+    straight = replace(study, parts={"beam": part.with_straight_edges()})
+    assert run(straight, write=False, progress=False).summary["links"]["beam"]["element_geometry"] == "straight"
