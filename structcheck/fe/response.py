@@ -5,9 +5,10 @@ history of every element node costs one matrix product per block. The stress bas
 the 4 vertex stresses of each element (strain is linear in a straight-sided P2 tet, so an edge's mid node has the
 mean of its vertices' stresses, and the von Mises and maximum principal stresses, being convex, peak over an element
 at a vertex); that of a curved (isoparametric) part holds all 10 element-node stresses, each from the map's Jacobian
-at its node (the strain is not linear there: a mid node's value is not its edge's mean). Von Mises is evaluated as a Euclidean norm, vm^2 = |T s|^2 with T = :data:`.stress.VON_MISES_MATRIX` (5, 6), so a
-block of histories is one matrix product followed by a sum of squares; maxima are taken on squares and rooted
-once. Blocks of elements (and, for long histories, of time) bound the memory and keep the working arrays in cache.
+at its node (the strain is not linear there: a mid node's value is not its edge's mean). Von Mises is evaluated
+as a Euclidean norm, vm^2 = |T s|^2 with T = :data:`.stress.VON_MISES_MATRIX` (5, 6), so a block of histories is
+one matrix product followed by a sum of squares; maxima are taken on squares and rooted once. Blocks of elements
+(and, for long histories, of time) bound the memory and keep the working arrays in cache.
 The nodal-averaged von Mises history (:mod:`.averaging`) is one product per block of nodes with the averaged stress
 basis, like the displacement history.
 
@@ -210,8 +211,8 @@ def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)
     i-th of n contiguous shares of the element groups (for workers that split a link).
 
     The mid nodes get a product of their own although on straight elements their stresses are the means of their
-    edge's vertices': BLAS does their multiply-adds near the core's peak, faster than forming |R_i + R_j|^2 from the vertex
-    products with strided element-wise passes (measured: 1.2 s against 2.3 s for 2000 samples x 8400 tets)."""
+    edge's vertices': BLAS does their multiply-adds near the core's peak, faster than forming |R_i + R_j|^2 from the
+    vertex products with strided element-wise passes (measured: 1.2 s against 2.3 s for 2000 samples x 8400 tets)."""
     t_chunks, groups = _blocks(len(C), S.shape[3], 10 * (5 + (12 if brittle else 0)), budget)
     i, n = part
     groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
@@ -246,14 +247,14 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     found: on paper 004's links about 0.1 % of them (the peak sits in a few elements near the supports and load
     patches)."""
     k = coeff.shape[1]
-    S = basis.S[:k]  # (k, 6, n_p, n_elem)
+    S = basis.S[:k]  # (k, 6, n_loc, n_elem): 4 vertices or 10 nodes per element
     C = np.ascontiguousarray(coeff, dtype=float)
-    n_t, n_p, n_e = C.shape[0], S.shape[2], S.shape[3]
+    n_t, n_loc, n_e = C.shape[0], S.shape[2], S.shape[3]
     if n_t == 0 or n_e == 0:
         return 0.0
     cmax = np.abs(C).max(axis=0)
-    bound = np.empty((n_p, n_e))
-    step = max(1, int(chunk_bytes // (k * 5 * n_p * 8)))
+    bound = np.empty((n_loc, n_e))
+    step = max(1, int(chunk_bytes // (k * 5 * n_loc * 8)))
     for a in range(0, n_e, step):
         V = np.einsum("cs,ksve->kcve", VON_MISES_MATRIX, S[..., a:a + step])
         bound[:, a:a + step] = np.einsum("k,kve->ve", cmax, np.sqrt(np.einsum("kcve,kcve->kve", V, V)))
