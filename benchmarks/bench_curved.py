@@ -8,7 +8,8 @@ Jacobian there), a straight one's the 4 vertices' (its mid nodes are the means o
 Each variant runs in a fresh process (so that its peak resident memory is its own); printed per link: the stress
 basis [MB] and its time, the stress history time, the peak von Mises [MPa]; per run: total time and peak RSS.
 Writes benchmarks/results/bench_curved.json. ``--mesh-dir``: where the second-order meshes go (default: a
-temporary folder; made with ``meshes/make_paper004_meshes.py --order 2``).
+temporary folder); they are the parts of ``meshes/make_paper004_meshes.py`` at its sizes, meshed with
+``PartBuilder(order=2)``.
 """
 from __future__ import annotations
 
@@ -45,6 +46,22 @@ def one_run(mesh_dir: str) -> dict:
     return r
 
 
+def curved_meshes(folder: Path) -> Path:
+    """Paper 004's parts (default wall) meshed second order into ``folder``, at the shipped mesh sizes."""
+    sys.path.insert(0, str(ROOT / "meshes"))
+    import make_paper004_meshes as meshes
+
+    from structcheck.geometry import PartBuilder
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (fn, size) in meshes.PARTS.items():
+        with PartBuilder(name, size, order=2) as b:
+            fn(b, {"wall": meshes.DEFAULT_WALL_MM})
+            b.build(None)
+            b.write(folder / f"{name}.msh")
+    return folder
+
+
 def lines(name: str, r: dict) -> list[str]:
     out = [f"{name}: run + write {r['run_and_write_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB, "
            f"stress bases {sum(b['stress_basis_mb'] for b in r['basis'].values()):.0f} MB",
@@ -65,12 +82,8 @@ def main(argv=None):
     if args.one is not None:
         print(json.dumps(one_run(args.one)))
         return
-    sys.path.insert(0, str(ROOT / "meshes"))
-    import make_paper004_meshes as meshes
-
     with tempfile.TemporaryDirectory(prefix="paper004_order2_") as tmp:
-        folder = Path(args.mesh_dir or tmp)
-        meshes.build_meshes(folder, verbose=False, order=2)
+        folder = curved_meshes(Path(args.mesh_dir or tmp))
         runs = {}
         for name, mesh_dir in (("straight (shipped)", ""), ("curved (order 2)", str(folder))):
             proc = subprocess.run([sys.executable, __file__, "--one", mesh_dir], capture_output=True, text=True,

@@ -1,6 +1,6 @@
 """Link meshes of paper 004's loading/unloading robot (our own geometry; the paper gives none).
 
-    python meshes/make_paper004_meshes.py [--wall-mm 8] [--out DIR] [--size-factor 1.0] [--order 1]
+    python meshes/make_paper004_meshes.py [--wall-mm 8] [--out DIR] [--size-factor 1.0]
 
 Each part is built in its modified D-H link frame (Table 1: d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm), joint i's
 axis being z_i through the frame origin. Joints are flanged: neighbouring parts touch on flat annular faces
@@ -156,11 +156,8 @@ def check_wall(wall_mm) -> float:
     return w
 
 
-def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True,
-                 order: int = 1) -> Path:
-    """Write ``<part>.msh`` for every part into ``out``; return ``out``. ``order`` 1: linear tets (the shipped
-    meshes; the study forms straight-sided P2 tets on them), 2: 10-node tets whose mid-side nodes lie on the CAD
-    surfaces (curved elements at the bores and bosses)."""
+def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True) -> Path:
+    """Write ``<part>.msh`` for every part into ``out``; return ``out``."""
     from structcheck.geometry import PartBuilder
 
     wall_mm = check_wall(wall_mm)
@@ -168,7 +165,7 @@ def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float
         raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
     out.mkdir(parents=True, exist_ok=True)
     for name, (fn, size) in PARTS.items():
-        with PartBuilder(name, size * size_factor, order=order) as b:
+        with PartBuilder(name, size * size_factor) as b:
             fn(b, {"wall": wall_mm})
             b.build(None)
             b.write(out / f"{name}.msh")
@@ -176,7 +173,7 @@ def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float
             import meshio
 
             m = meshio.read(out / f"{name}.msh")
-            tets = m.cells_dict["tetra10" if order == 2 else "tetra"][:, :4]
+            tets = m.cells_dict["tetra"]
             edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
             print(f"{name:<11} vertices {len(np.unique(tets)):6d}  tets {len(tets):6d}  "
                   f"P2 nodes {len(np.unique(tets)) + len(edges):7d}")
@@ -232,11 +229,9 @@ if __name__ == "__main__":
     ap.add_argument("--wall-mm", type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")
     ap.add_argument("--out", type=Path, default=SHIPPED)
     ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
-    ap.add_argument("--order", type=int, default=1, choices=(1, 2),
-                    help="1: linear tets (shipped); 2: 10-node tets, curved along the CAD surfaces")
     a = ap.parse_args()
     try:
-        build_meshes(a.out, a.wall_mm, a.size_factor, order=a.order)
+        build_meshes(a.out, a.wall_mm, a.size_factor)
     except (InputError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
