@@ -355,7 +355,7 @@ def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads
     response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal")
     qs_max = float("nan")
     if not study.quasi_static and basis.phi.shape[1]:
-        qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element vertices
+        qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element nodes
     return LinkSolution(name=name, part=part, loads=loads, basis=basis, response=response, modal=modal,
                         quasi_static_max_von_mises_pa=qs_max, equilibrium_error=eq_error)
 
@@ -375,12 +375,14 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames)."""
     if out is not None and write:
         prepare_output(out)
-    if progress:  # the header: which sparse solver this run's numbers come from
+    if progress:  # the header: which sparse solver and element geometry this run's numbers come from
         from tqdm.auto import tqdm
 
         from .fe.solvers import default_backend
+        from .results.data import element_geometry_note
 
-        tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}", file=sys.stderr)
+        tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}; {element_geometry_note(study.parts)}",
+                   file=sys.stderr)
     clock = _Clock()
     with clock("dynamics"):
         prep = prepare(study)

@@ -3,7 +3,8 @@ coefficient history, without forming the stress history of every node.
 
 The stress at element point p (one of the 10 nodes of an element; the unaveraged values, as the peaks use) is
 ``s_p(t) = sum_j c_j(t) s_jp`` (basis stresses s_jp of :class:`~structcheck.fe.response.LinkBasis`, coefficients
-c_j(t): unit loads then modes). Screening without the history: for every plane, ``|n.s_p(t).n| <= |s_p(t)|_F
+c_j(t): unit loads then modes; on straight elements a mid node's s_jp is its edge's vertices' mean, on curved ones
+its own value). Screening without the history: for every plane, ``|n.s_p(t).n| <= |s_p(t)|_F
 <= P_p = sum_j max_t |c_j| |s_jp|_F`` and the range of ``n.s_p.n`` over time is at most
 ``R_p = sum_j ptp_t(c_j) |s_jp|_F`` (|.|_F the Frobenius norm, shear counted twice; the signed von Mises
 stress is at most sqrt(3/2) |s|_F). With these bounds for range, maximum and midrange,
@@ -115,8 +116,11 @@ def _mean_stress(requested: str | None, curve: SNCurve, where: str) -> str:
 
 
 def _point_operator(S: np.ndarray, local: np.ndarray, elem: np.ndarray) -> np.ndarray:
-    """Basis stresses (n_b, 6, n_points) at element points (local node 0..9, element): vertices from ``S``
-    (n_b, 6, 4, n_e), mid nodes the means of their edge's vertices."""
+    """Basis stresses (n_b, 6, n_points) at element points (local node 0..9, element) from ``S`` (n_b, 6, n_p, n_e):
+    n_p = 10 (curved elements) their own values; n_p = 4 (straight) the vertices' and at the mid nodes the means of
+    their edge's vertices."""
+    if S.shape[2] == 10:
+        return S[:, :, local, elem]
     edges = np.asarray(p2_edges())
     i = np.where(local < 4, local, edges[np.clip(local - 4, 0, 5), 0])
     j = np.where(local < 4, local, edges[np.clip(local - 4, 0, 5), 1])

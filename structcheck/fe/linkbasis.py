@@ -22,9 +22,10 @@ class LinkBasis:
     """Unit-load and modal solutions of one supported link.
 
     ``U`` (n_dof, k) static solutions of the unit loads, ``phi`` (n_dof, m) mass-normalized modes,
-    ``omega`` (m,) rad/s, ``S`` (k + m, 6, 4, n_elem) unaveraged stresses [xx, yy, zz, yz, xz, xy] at the
-    4 vertices of every element for every basis column [Pa per unit coefficient] (``Part.vertex_stress``; the
-    mid nodes' values are the means of their edge's vertices), ``F`` (n_dof, k) the unit loads.
+    ``omega`` (m,) rad/s, ``S`` (k + m, 6, n_p, n_elem) unaveraged stresses [xx, yy, zz, yz, xz, xy] of every
+    basis column [Pa per unit coefficient] at the element points of ``Part.stress_basis``: the n_p = 4 vertices of
+    straight-sided elements (the mid nodes' values are the means of their edge's vertices: the strain is linear),
+    the n_p = 10 nodes of curved ones (each its own value); ``F`` (n_dof, k) the unit loads.
     """
 
     F: np.ndarray
@@ -73,7 +74,7 @@ def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: di
         omega = m.omega
         clock("modes")
     del fact  # release the factor (GBs on large meshes) before the stress basis is formed
-    S = part.vertex_stress(np.hstack([U, phi]))  # (k+m, 6, 4, n_elem)
+    S = part.stress_basis(np.hstack([U, phi]))  # (k+m, 6, 4 or 10, n_elem)
     clock("stress_basis")
     return LinkBasis(F=F, U=U, phi=phi, omega=omega, S=S)
 

@@ -357,6 +357,16 @@ class Part:
             return self.node_stress(U).transpose(0, 3, 2, 1)
         return recovery.element_node_values(self.vertex_stress(U))
 
+    def stress_basis(self, U: np.ndarray) -> np.ndarray:
+        """Unaveraged stresses (k, 6, n_p, n_elem) [Pa] at the element points that give every element-node value
+        exactly, for displacement columns U (n_dof, k) [m]: straight elements the n_p = 4 vertices of
+        :meth:`vertex_stress` (an edge's mid node has the mean of its vertices': the strain is linear), curved ones
+        all n_p = 10 nodes of :meth:`node_stress` (the strain is not linear: each node has its own value). The
+        layout of ``LinkBasis.S``; the curved one holds 2.5x the floats."""
+        if self.geometry_order == 2:
+            return self.node_stress(U)
+        return self.vertex_stress(U)
+
     def nodal_average(self, values: np.ndarray) -> np.ndarray:
         """Average over the elements sharing each node of element-node values (n_elem, 10, ...)."""
         return recovery.nodal_average(values, self.cells, len(self.points))

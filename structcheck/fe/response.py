@@ -1,12 +1,14 @@
 """Stress and deformation histories of one link along a motion, reduced to peaks, envelopes and frame fields.
 
 Every response is a product of the fixed basis of :mod:`.linkbasis` with the coefficient history, so the stress
-history of every element node costs one matrix product per block. The stress basis holds the 4 vertex stresses of
-each element (strain is linear in a straight-sided P2 tet, so an edge's mid node has the mean of its vertices'
-stresses, and the von Mises and maximum principal stresses, being convex, peak over an element at a vertex). Von
-Mises is evaluated as a Euclidean norm, vm^2 = |T s|^2 with T = :data:`.stress.VON_MISES_MATRIX` (5, 6), so a
-block of histories is one matrix product followed by a sum of squares; maxima are taken on squares and rooted
-once. Blocks of elements (and, for long histories, of time) bound the memory and keep the working arrays in cache.
+history of every element node costs one matrix product per block. The stress basis of a straight-sided part holds
+the 4 vertex stresses of each element (strain is linear in a straight-sided P2 tet, so an edge's mid node has the
+mean of its vertices' stresses, and the von Mises and maximum principal stresses, being convex, peak over an element
+at a vertex); that of a curved (isoparametric) part holds all 10 element-node stresses, each from the map's Jacobian
+at its node (the strain is not linear there: a mid node's value is not its edge's mean). Von Mises is evaluated
+as a Euclidean norm, vm^2 = |T s|^2 with T = :data:`.stress.VON_MISES_MATRIX` (5, 6), so a block of histories is
+one matrix product followed by a sum of squares; maxima are taken on squares and rooted once. Blocks of elements
+(and, for long histories, of time) bound the memory and keep the working arrays in cache.
 The nodal-averaged von Mises history (:mod:`.averaging`) is one product per block of nodes with the averaged stress
 basis, like the displacement history.
 
@@ -104,10 +106,12 @@ def _node_reducer(cells: np.ndarray, n_nodes: int):
 def _element_node_operator(S: np.ndarray, a: int, n_blocks: int, ne: int, von_mises: bool,
                            scratch: "_Scratch | None" = None) -> np.ndarray:
     """Stress operators (n_blocks, n_b, c, 10, ne) at the 10 element nodes of ``n_blocks`` consecutive blocks of
-    ``ne`` elements from element a, from the vertex basis S (n_b, 6, 4, n_elem): its 6 components, or the
-    5 von Mises coordinates VON_MISES_MATRIX @ s. Each block's operator is contiguous, for one matrix product.
-    With ``scratch`` the result (and the work arrays) live in its reused buffers, valid until the next call."""
-    n_b, b = S.shape[0], a + n_blocks * ne
+    ``ne`` elements from element a, from the stress basis S (n_b, 6, n_p, n_elem): its 6 components, or the
+    5 von Mises coordinates VON_MISES_MATRIX @ s. n_p = 4: vertex stresses of straight elements, the mid nodes
+    the means of their edge's vertices; n_p = 10: the stresses of all 10 nodes of curved elements, taken as they
+    are. Each block's operator is contiguous, for one matrix product. With ``scratch`` the result (and the work
+    arrays) live in its reused buffers, valid until the next call."""
+    n_b, n_p, b = S.shape[0], S.shape[2], a + n_blocks * ne
     c_out = 5 if von_mises else 6
 
     def buffer(name, shape):
@@ -115,18 +119,19 @@ def _element_node_operator(S: np.ndarray, a: int, n_blocks: int, ne: int, von_mi
 
     out = buffer("op_nodes", (n_b, c_out, 10, b - a))
     if not von_mises:
-        out[:, :, :4] = S[:, :, :, a:b]
+        out[:, :, :n_p] = S[:, :, :, a:b]
     else:  # the matrix's few nonzeros one by one (an einsum is slower on these blocks)
-        term = buffer("op_term", (n_b, 4, b - a))
+        term = buffer("op_term", (n_b, n_p, b - a))
         for c, row in enumerate(VON_MISES_MATRIX):
             j0, *rest = np.flatnonzero(row)
-            np.multiply(S[:, j0, :, a:b], row[j0], out=out[:, c, :4])
+            np.multiply(S[:, j0, :, a:b], row[j0], out=out[:, c, :n_p])
             for j in rest:
                 np.multiply(S[:, j, :, a:b], row[j], out=term)
-                out[:, c, :4] += term
-    for m, (i, j) in enumerate(p2_edges()):
-        np.add(out[:, :, i], out[:, :, j], out=out[:, :, 4 + m])
-    out[:, :, 4:] *= 0.5
+                out[:, c, :n_p] += term
+    if n_p == 4:  # straight: mid nodes from their edge's vertices
+        for m, (i, j) in enumerate(p2_edges()):
+            np.add(out[:, :, i], out[:, :, j], out=out[:, :, 4 + m])
+        out[:, :, 4:] *= 0.5
     if n_blocks == 1:
         return out[None]
     blocks = buffer("op_blocks", (n_blocks, n_b, c_out, 10, ne))
@@ -205,9 +210,9 @@ def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)
     The yielded arrays are overwritten by the next block: use them before advancing. ``part`` (i, n): only the
     i-th of n contiguous shares of the element groups (for workers that split a link).
 
-    The mid nodes get a product of their own although their stresses are the means of their edge's vertices':
-    BLAS does their multiply-adds near the core's peak, faster than forming |R_i + R_j|^2 from the vertex
-    products with strided element-wise passes (measured: 1.2 s against 2.3 s for 2000 samples x 8400 tets)."""
+    The mid nodes get a product of their own although on straight elements their stresses are the means of their
+    edge's vertices': BLAS does their multiply-adds near the core's peak, faster than forming |R_i + R_j|^2 from the
+    vertex products with strided element-wise passes (measured: 1.2 s against 2.3 s for 2000 samples x 8400 tets)."""
     t_chunks, groups = _blocks(len(C), S.shape[3], 10 * (5 + (12 if brittle else 0)), budget)
     i, n = part
     groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
@@ -232,25 +237,29 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     """Largest von Mises stress [Pa] over the samples and the link of the quasi-static response
     u = U @ coeff[t] (``coeff`` (n_t, k)), without the modal part.
 
-    Von Mises is a norm of a linear function of the stress, and the stress is linear in an element, so the
-    maximum over an element is at a vertex, and at a vertex p it is at most b(p) = sum_j max_t |c_j(t)| |T s_j(p)|
-    (T = VON_MISES_MATRIX, s_j the stress of unit load j). Vertices are evaluated exactly in decreasing order of
-    that bound until the bound falls below the largest value found: on paper 004's links about 0.1 % of them
-    (the peak sits in a few elements near the supports and load patches)."""
+    The maximum over the element nodes, as :func:`respond` reports. The points evaluated are those of the
+    basis (``basis.S`` (n_b, 6, n_p, n_elem)): on straight-sided elements the n_p = 4 vertices, which is enough
+    because the stress is linear there and von Mises, a norm of a linear function of it, is convex (a mid node's
+    value is at most its edge's vertices' larger one); on curved elements the strain is not linear and all
+    n_p = 10 nodes are evaluated (a mid node on a curved bore can carry the element's peak). At a point p the
+    value is at most b(p) = sum_j max_t |c_j(t)| |T s_j(p)| (T = VON_MISES_MATRIX, s_j the stress of unit load j).
+    Points are evaluated exactly in decreasing order of that bound until the bound falls below the largest value
+    found: on paper 004's links about 0.1 % of them (the peak sits in a few elements near the supports and load
+    patches)."""
     k = coeff.shape[1]
-    S = basis.S[:k]  # (k, 6, 4, n_elem)
+    S = basis.S[:k]  # (k, 6, n_loc, n_elem): 4 vertices or 10 nodes per element
     C = np.ascontiguousarray(coeff, dtype=float)
-    n_t, n_e = C.shape[0], S.shape[3]
+    n_t, n_loc, n_e = C.shape[0], S.shape[2], S.shape[3]
     if n_t == 0 or n_e == 0:
         return 0.0
     cmax = np.abs(C).max(axis=0)
-    bound = np.empty((4, n_e))
-    step = max(1, int(chunk_bytes // (k * 5 * 4 * 8)))
+    bound = np.empty((n_loc, n_e))
+    step = max(1, int(chunk_bytes // (k * 5 * n_loc * 8)))
     for a in range(0, n_e, step):
         V = np.einsum("cs,ksve->kcve", VON_MISES_MATRIX, S[..., a:a + step])
         bound[:, a:a + step] = np.einsum("k,kve->ve", cmax, np.sqrt(np.einsum("kcve,kcve->kve", V, V)))
     bound = bound.ravel()
-    order = np.argsort(-bound, kind="stable")  # vertex point v * n_e + e
+    order = np.argsort(-bound, kind="stable")  # element point v * n_e + e
     n_p = max(1, min(256, int(chunk_bytes // (5 * 8 * n_t))))  # points per exact evaluation
     tc = max(1, int(chunk_bytes // (5 * 8 * n_p)))  # samples per product
     best2 = -1.0

@@ -4,7 +4,8 @@ A link's displacement is u(t) = Psi z(t) (link axes, relative to the ground: the
 deflection of the links before it), its stress the same superposition of the basis columns' stresses. The history
 is reduced to peaks and envelopes by :func:`structcheck.fe.response.respond`, the per-link model's reducer, with
 the superelement basis in place of the unit-load and modal solutions: unaveraged element-node maxima (the vertex
-stresses of each basis column, mid nodes the means of their edges), on every analysis sample.
+stresses of each basis column and mid nodes the means of their edges on straight elements, all 10 node stresses on
+curved ones), on every analysis sample.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ..fe.response import LinkResponse, frame_fields, respond
 
 def superelement_basis(se) -> LinkBasis:
     """The superelement's basis in the per-link layout: U = Psi (n_dof, n_red), no separate modes, S its stress
-    basis (n_red, 6, 4, n_elem) [Pa per unit z]."""
+    basis (n_red, 6, 4 or 10, n_elem) [Pa per unit z]."""
     n = se.Psi.shape[0]
     return LinkBasis(F=np.zeros((n, 0)), U=se.Psi, phi=np.zeros((n, 0)), omega=np.zeros(0), S=se.stress_basis)
 

@@ -130,10 +130,11 @@ class Superelement:
 
     @cached_property
     def stress_basis(self) -> np.ndarray:
-        """Vertex stresses (n_red, 6, 4, n_elem) [Pa per unit z] of every basis column (:meth:`Part.vertex_stress`):
-        the stress of z is ``einsum('r,rcpe->cpe', z, stress_basis)`` (mid nodes: means of their edge's
-        vertices). Memory 24 n_red n_elem floats: form it for stress histories, not for one recovery."""
-        return self.part.vertex_stress(self.Psi)
+        """Element stresses (n_red, 6, n_p, n_elem) [Pa per unit z] of every basis column (:meth:`Part.stress_basis`:
+        the n_p = 4 vertices of straight elements, whose mid nodes have the means of their edge's vertices; the
+        n_p = 10 nodes of curved ones): the stress of z is ``einsum('r,rcpe->cpe', z, stress_basis)``. Memory
+        6 n_p n_red n_elem floats: form it for stress histories, not for one recovery."""
+        return self.part.stress_basis(self.Psi)
 
     # ------------------------------------------------------------------ construction
     @classmethod

@@ -11,6 +11,21 @@ from ..fe.response import frame_fields
 from .summary import plain
 
 
+def element_geometry(geometry_order: int) -> str:
+    """'straight' (geometry order 1: mid-side nodes at the edge midpoints) or 'curved' (2: isoparametric)."""
+    return "curved" if geometry_order == 2 else "straight"
+
+
+def element_geometry_note(parts) -> str:
+    """One line for a run's header: which links (name -> Part) have curved and which straight-sided elements."""
+    by = {g: [n for n, p in parts.items() if element_geometry(p.geometry_order) == g] for g in ("curved", "straight")}
+    if not by["curved"]:
+        return "elements: straight-sided P2 tets (all links)"
+    if not by["straight"]:
+        return "elements: curved P2 tets (all links)"
+    return f"elements: curved P2 tets ({', '.join(by['curved'])}), straight-sided ({', '.join(by['straight'])})"
+
+
 @dataclass(frozen=True)
 class LinkResult:
     """Everything the results folder says about one link.
@@ -25,6 +40,9 @@ class LinkResult:
 
     ``stress_discontinuity`` = ``max_von_mises_pa / von_mises_averaged_at_max_pa - 1``: the unaveraged peak over
     the nodal-averaged von Mises at the same node and time (``fe.response.LinkResponse.stress_discontinuity``).
+    ``geometry_order``: the element geometry the link was analysed with (``Part.geometry_order``): 1 straight-sided
+    P2 tets, 2 curved (isoparametric, stresses at all 10 element nodes); the summary names it ``element_geometry``
+    'straight' or 'curved'.
     """
 
     name: str
@@ -61,6 +79,7 @@ class LinkResult:
     history: dict[str, np.ndarray] = field(default_factory=dict)
     fatigue: dict[str, Any] = field(default_factory=dict)  # summary entries (empty: fatigue did not run)
     fatigue_result: Any = None  # fatigue.LinkFatigue (governing history and cycles, for the plot)
+    geometry_order: int = 1
 
     def summary(self) -> dict[str, Any]:
         keys = ("material", "mass_kg", "yield_strength_pa", "criterion", "max_von_mises_pa", "time_of_max_s",
@@ -69,8 +88,10 @@ class LinkResult:
                 "max_von_mises_away_from_support_pa", "support_band_m", "lowest_frequency_hz",
                 "quasi_static_max_von_mises_pa", "equilibrium_rel_error", "n_nodes", "n_elements",
                 "max_von_mises_averaged_pa", "time_of_max_averaged_s", "location_of_max_averaged_m",
-                "location_of_max_averaged_link_m", "von_mises_averaged_at_max_pa", "stress_discontinuity")
+                "location_of_max_averaged_link_m", "von_mises_averaged_at_max_pa", "stress_discontinuity",
+                "geometry_order")
         out = {k: plain(getattr(self, k)) for k in keys}
+        out["element_geometry"] = element_geometry(self.geometry_order)
         qs = self.quasi_static_max_von_mises_pa
         # transient peak / quasi-static peak (elastic inertia of the link itself)
         out["dynamic_amplification"] = plain(self.max_von_mises_pa / qs if qs and np.isfinite(qs) else float("nan"))
@@ -153,7 +174,8 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     return LinkResult(
         name=sol.name, material=mat.name, mass_kg=float(part.mass_properties().mass),
         yield_strength_pa=float(mat.strength), criterion=mat.criterion, n_nodes=int(len(part.points)),
-        n_elements=int(len(part.cells)), max_von_mises_pa=resp.max_von_mises,
+        n_elements=int(len(part.cells)), geometry_order=int(part.geometry_order),
+        max_von_mises_pa=resp.max_von_mises,
         time_of_max_s=float(t[resp.i_time_max]), location_of_max_m=tuple(map(float, x_world)),
         location_of_max_link_m=tuple(map(float, x_link)),
         max_equivalent_strain=resp.max_von_mises / mat.E, max_deformation_m=resp.max_deformation,

@@ -29,20 +29,14 @@ def _curved_rows(c, quantity, reference, values, tolerance, n_dof) -> list[dict]
                        e_s > e_c)]
 
 
-def case_thick_cylinder(quick: bool = False) -> list[dict]:
-    """Thick cylinder a = 50 mm, b = 100 mm under internal pressure p = 100 MPa in plane strain (Lame): a
-    quarter of a 20 mm slice with rollers on the symmetry planes x = 0, y = 0 and on both end faces z = 0, z = t
-    (u_z = 0: plane strain, exact for this BC), 8 elements around the bore (2 per quarter, gmsh second order).
-    Closed form (Timoshenko & Goodier, Lame): sigma_r = A - B / r^2, sigma_t = A + B / r^2, A = p a^2 / (b^2 - a^2),
-    B = A b^2, sigma_z = 2 nu A; bore radial displacement u(a) = a (sigma_t - nu (sigma_r + sigma_z)) / E at r = a.
-    Computed: the mean radial displacement of the bore's nodes; bore von Mises: the mean over the bore's nodes of
-    the nodal-averaged von Mises (the unaveraged element-node peak is given in the quantity)."""
+def thick_cylinder_part(path, a: float, b: float, t: float, n_quarter: int, material="structural_steel"):
+    """Quarter of a ring, bore radius ``a``, outer radius ``b``, thickness ``t`` [m] along z from 0, in x, y >= 0,
+    ``n_quarter`` elements on the quarter bore (gmsh second order), written to ``path``. Surfaces 'bore', 'x0',
+    'y0' (symmetry planes), 'z0', 'z1' (end faces). Returns the curved Part and the same mesh with straight
+    edges."""
     from ..fe.geometry import PartBuilder, on_plane
 
-    c = "thick_cylinder"
-    a, b, t, p, n_quarter = 0.05, 0.1, 0.02, 1e8, 2
-    mat = get_material("structural_steel")
-    with tempfile.TemporaryDirectory() as tmp, PartBuilder("thick_cylinder", 0.025, order=2) as bld:
+    with PartBuilder("thick_cylinder", 0.5 * (b - a), order=2) as bld:
         ring = bld.cut(bld.cylinder((0, 0, 0), (0, 0, 1), b, t, centered=False),
                        bld.cylinder((0, 0, -0.01), (0, 0, 1), a, t + 0.02, centered=False))
         quarter, _ = bld.occ.intersect(ring, [(3, bld.occ.addBox(0, 0, -0.01, 1.1 * b, 1.1 * b, t + 0.02))])
@@ -52,7 +46,22 @@ def case_thick_cylinder(quick: bool = False) -> list[dict]:
         bld.divide_lines(lambda cm, bb: bb[5] - bb[2] < 1e-5 and 0.9 * a < bb[3] < 1.01 * a and bb[4] > 0.9 * a,
                          n_quarter)
         bld.build(quarter)
-        parts = _curved_and_straight(bld.write(Path(tmp) / "thick_cylinder.msh"), mat)
+        return _curved_and_straight(bld.write(path), get_material(material))
+
+
+def case_thick_cylinder(quick: bool = False) -> list[dict]:
+    """Thick cylinder a = 50 mm, b = 100 mm under internal pressure p = 100 MPa in plane strain (Lame): a
+    quarter of a 20 mm slice with rollers on the symmetry planes x = 0, y = 0 and on both end faces z = 0, z = t
+    (u_z = 0: plane strain, exact for this BC), 8 elements around the bore (2 per quarter, gmsh second order).
+    Closed form (Timoshenko & Goodier, Lame): sigma_r = A - B / r^2, sigma_t = A + B / r^2, A = p a^2 / (b^2 - a^2),
+    B = A b^2, sigma_z = 2 nu A; bore radial displacement u(a) = a (sigma_t - nu (sigma_r + sigma_z)) / E at r = a.
+    Computed: the mean radial displacement of the bore's nodes; bore von Mises: the mean over the bore's nodes of
+    the nodal-averaged von Mises (the unaveraged element-node peak is given in the quantity)."""
+    c = "thick_cylinder"
+    a, b, t, p, n_quarter = 0.05, 0.1, 0.02, 1e8, 2
+    mat = get_material("structural_steel")
+    with tempfile.TemporaryDirectory() as tmp:
+        parts = thick_cylinder_part(Path(tmp) / "thick_cylinder.msh", a, b, t, n_quarter)
     A = p * a * a / (b * b - a * a)
     sr, st, sz = -p, A + A * b * b / a ** 2, 2 * mat.nu * A
     u_ref = a * (st - mat.nu * (sr + sz)) / mat.E
