@@ -433,7 +433,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
-        tool_point_deflection=tool.deflection if tool else None)
+        tool_point_deflection=tool.deflection if tool else None, arm_modes=arm.mode_shapes if arm else None)
     if study.summary_extra is not None:
         extra = _study_hook(study, "summary_extra", result)
         result = replace(result, summary=merge_summary(result.summary, extra, study.name))

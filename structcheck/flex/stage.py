@@ -17,6 +17,7 @@ from ..errors import InputError
 from ..fe.linkbasis import LinkBasis
 from ..fe.response import respond
 from .assembly import AttachedMass, link_interfaces
+from .modes import ArmModeShapes, arm_mode_shapes
 from .recovery import point_displacement
 from .superelement import Superelement
 from .transient import ArmTransient, arm_transient, external_loads
@@ -27,13 +28,17 @@ class ArmStage:
     """``solutions`` link -> LinkSolution of the arm model; ``transient`` the :class:`ArmTransient`;
     ``tool_deflection`` (n_t, 3) [m] world axes (None without a tool point); ``modes_hz`` (6,) the lowest
     natural frequencies of the assembled arm at the pose (segment) where the first is lowest, at
-    ``modes_time_s`` [s] (the time of that segment's reference pose)."""
+    ``modes_time_s`` [s] (the time of that segment's reference pose), and ``mode_shapes`` their shapes on every
+    link placed at that pose (:class:`~structcheck.flex.modes.ArmModeShapes`); ``cutoff_hz`` link -> the highest
+    fixed-interface frequency kept in its superelement [Hz] (0 when it keeps none)."""
 
     solutions: dict
     transient: ArmTransient
     tool_deflection: np.ndarray | None
     modes_hz: np.ndarray
     modes_time_s: float
+    mode_shapes: ArmModeShapes | None = None
+    cutoff_hz: dict | None = None
 
 
 def check_arm_inputs(study, chain) -> None:
@@ -91,8 +96,12 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
         tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, study.tool_point)
     j = int(np.argmin(tr.frequency_hz[:, 0]))
     a, b = tr.segments[j], tr.segments[j + 1]
+    time_s = float(t[a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b]))))])
+    shapes = arm_mode_shapes(tree, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
+                             time_s=time_s)
+    cutoff = {n: float(se.omega[-1] / (2 * np.pi)) if se.n_modes else 0.0 for n, se in ses.items()}
     return ArmStage(solutions=solutions, transient=tr, tool_deflection=tool, modes_hz=tr.frequency_hz[j],
-                    modes_time_s=float(t[a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b]))))]))
+                    modes_time_s=time_s, mode_shapes=shapes, cutoff_hz=cutoff)
 
 
 def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
