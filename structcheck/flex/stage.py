@@ -16,8 +16,9 @@ from ..checks import LinkSolution
 from ..errors import InputError
 from ..fe.linkbasis import LinkBasis
 from ..fe.response import respond
+from ..fe.solvers import single_thread_blas
 from .assembly import AttachedMass, link_interfaces
-from .modes import ArmModeShapes, arm_mode_shapes
+from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
 from .recovery import point_displacement
 from .superelement import Superelement
 from .transient import ArmTransient, arm_transient, external_loads
@@ -134,17 +135,46 @@ def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient,
     return np.einsum("tij,tj->ti", R, u)
 
 
-def home_arm_frequencies(study, n: int = 6) -> np.ndarray | None:
-    """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose (the links reduced with
-    ``study.n_modes`` fixed-interface modes, ``study.joint_stiffness``), or None where the arm model does not apply
-    (closed loops, a link other than the base without a Part). Payloads given as masses are included."""
-    from ..rigid.stage import as_chain
-    from .assembly import arm_frequencies
+@dataclass(frozen=True)
+class ArmInfo:
+    """The assembled arm's frequencies for ``structcheck info``: ``home_hz`` (n,) [Hz] the lowest at the home pose
+    and ``along`` (:class:`~structcheck.flex.modes.FirstModeAlongMotion`) the first at every frozen pose of the
+    study's motion on its analysis grid; ``dof_names`` the joints of its q, ``prismatic`` (n_dof,) which are
+    prismatic [m] (the others [rad])."""
 
-    chain = as_chain(study.robot)
-    tree = chain.tree
-    if chain.cuts or any(ln not in study.parts and ln != tree.base for ln in tree.link_names):
+    home_hz: np.ndarray
+    along: FirstModeAlongMotion
+    dof_names: tuple
+    prismatic: np.ndarray
+
+    def pose_text(self, q) -> str:
+        """Joint values q (n_dof,) as 'name value unit' (degrees, mm)."""
+        return ", ".join(f"{n} {v * 1e3:.1f} mm" if p else f"{n} {np.degrees(v):.1f} deg"
+                         for n, v, p in zip(self.dof_names, q, self.prismatic))
+
+
+def arm_info(study, n: int = 6) -> ArmInfo | None:
+    """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose, and its first frequency at the
+    frozen poses of the motion (``study.arm_max_joint_change`` on the study's analysis grid, before the refinement
+    a run adds where links ring), the links reduced once with ``study.n_modes`` fixed-interface modes and
+    body-load residual vectors, ``study.joint_stiffness``, payloads given as masses included. None where the arm
+    model does not apply (closed loops, a link other than the base without a Part). A run's ``arm_modes_hz`` can
+    differ slightly: its superelements carry residual vectors of all its loads (point-force patches too)."""
+    from ..study import prepare, rigid_stage
+    from .assembly import assemble_arm, reduce_links
+
+    prep = prepare(replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None,
+                           design_life_cycles=None))
+    tree = prep.chain.tree
+    if prep.chain.cuts or any(ln not in study.parts and ln != tree.base for ln in tree.link_names):
         return None
-    q = np.array([tree.joint(j).home for j in tree.dof_names])
-    return arm_frequencies(tree, dict(study.parts), q, n, study.n_modes, joint_stiffness=dict(study.joint_stiffness),
-                           attached=payload_masses(tree, study.payloads)).frequency_hz
+    attached = payload_masses(tree, study.payloads)
+    ses = reduce_links(tree, dict(study.parts), study.n_modes, attached)
+    js = dict(study.joint_stiffness)
+    q_home = np.array([tree.joint(j).home for j in tree.dof_names])
+    with single_thread_blas():
+        home = assemble_arm(tree, ses, q_home, js, attached).modes(n)[0]
+    body = rigid_stage(study, prep, prep.grid.t).body
+    along = first_mode_along_motion(tree, ses, prep.grid.t, body.q, study.arm_max_joint_change, js, attached)
+    return ArmInfo(home_hz=home, along=along, dof_names=tuple(tree.dof_names),
+                   prismatic=np.array([tree.joint(j).type == "prismatic" for j in tree.dof_names]))
