@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
-from .checks import LinkSolution, run_warnings, tool_point_checks, verdict
+from .checks import LinkSolution, arm_basis_warnings, run_warnings, tool_point_checks, verdict
 from .errors import InputError
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
@@ -423,6 +423,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     warnings = [*body.warnings, *notes, *run_warnings(
         solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
         arm_mode, prep.grid.shortest_ramp)]
+    if arm:
+        warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
