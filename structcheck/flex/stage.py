@@ -107,13 +107,32 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
 
 def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
     """One link's arm-model solution in the per-link layout: no unit-load columns, the superelement basis as the
-    'modes' (omega: its fixed-interface frequencies), z as the modal coefficients."""
+    'modes' (omega: its fixed-interface frequencies), z as the modal coefficients, both turned to the principal
+    directions of the history (:func:`principal_basis`)."""
     n = se.Psi.shape[0]
-    basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=se.Psi, omega=se.omega, S=se.stress_basis)
+    V = principal_basis(z)
+    S = se.stress_basis
+    S = (V.T @ S.reshape(len(V), -1)).reshape(S.shape)
+    basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=se.Psi @ V, omega=se.omega, S=S)
+    z = z @ V
     response = respond(se.part, basis, np.zeros((len(z), 0)), z, brittle=se.part.material.criterion == "max_principal")
     return LinkSolution(name=name, part=se.part, loads=replace(ld, F=ld.F[:, :0], coeff=ld.coeff[:, :0], columns=()),
                         basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=float("nan"),
                         equilibrium_error=link_solution.equilibrium_error)
+
+
+def principal_basis(z: np.ndarray) -> np.ndarray:
+    """Orthogonal V (n_red, n_red): the right singular vectors of the history z (n_t, n_red) (largest first), so
+    that the link's stresses are the same sum over the turned basis Psi V with coefficients z V (V V^T = I).
+
+    Why: fatigue screens element points by bounds of the form sum_j max_t |c_j| |s_j|
+    (:mod:`structcheck.fatigue.links`), which are loose when coefficients cancel. The superelement's coordinates
+    do: a rigid motion of the link is a combination of its interface nodes' constraint modes, each of large stress
+    alone. In the principal directions the coefficients are uncorrelated, the bounds tighter, and fatigue counts
+    fewer points (paper 004: 186,000 -> 20,000 element points counted; fatigue CPU time 39 s -> 11 s)."""
+    # eigenvectors of z^T z: orthonormal whatever their accuracy, so the turn is exact in any case
+    _, V = np.linalg.eigh(z.T @ z)
+    return V[:, ::-1]
 
 
 def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient, tool_point: str) -> np.ndarray:
