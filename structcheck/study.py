@@ -441,8 +441,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)
-    summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
-                          {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
+    timings = {**clock.timings, **(arm.timings if arm else {}), "total": clock.elapsed()}  # arm_*: parts of arm
+    summary = run_summary(study, prep.chain, body, links, tool, passed, warnings, timings, t, len(frames), prep.duty)
     summary = _flexibility_summary(summary, study, arm, link_model)
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),

@@ -8,6 +8,7 @@ frame fields, envelopes and verdict are formed exactly as for the per-link model
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -31,7 +32,8 @@ class ArmStage:
     natural frequencies of the assembled arm at the pose (segment) where the first is lowest, at
     ``modes_time_s`` [s] (the time of that segment's reference pose), and ``mode_shapes`` their shapes on every
     link placed at that pose (:class:`~structcheck.flex.modes.ArmModeShapes`); ``cutoff_hz`` link -> the highest
-    fixed-interface frequency kept in its superelement [Hz] (0 when it keeps none)."""
+    fixed-interface frequency kept in its superelement [Hz] (0 when it keeps none); ``timings`` wall time [s] of
+    its phases (superelements, transient, recovery of the link histories, tool deflection and mode shapes)."""
 
     solutions: dict
     transient: ArmTransient
@@ -40,6 +42,7 @@ class ArmStage:
     modes_time_s: float
     mode_shapes: ArmModeShapes | None = None
     cutoff_hz: dict | None = None
+    timings: dict | None = None
 
 
 def check_arm_inputs(study, chain) -> None:
@@ -87,11 +90,15 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     tree = chain.tree
     parts = {n: study.parts[n] for n in loads}
     attached = payload_masses(tree, study.payloads)
+    clock = time.perf_counter()
     ses = reduce_study_links(tree, parts, loads, study.n_modes, attached)
+    timings = {"arm_superelements": time.perf_counter() - clock}
     tr = arm_transient(tree, ses, t, body.q, external_loads(loads), damping=study.damping_ratio,
                        joint_stiffness=dict(study.joint_stiffness), attached=attached,
                        max_joint_change=study.arm_max_joint_change)
+    timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
     solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n]) for n in ses}
+    timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None
     if study.tool_point:
         tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, study.tool_point)
@@ -101,8 +108,9 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     shapes = arm_mode_shapes(tree, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
                              time_s=time_s)
     cutoff = {n: float(se.omega[-1] / (2 * np.pi)) if se.n_modes else 0.0 for n, se in ses.items()}
+    timings["arm_modes"] = time.perf_counter() - clock - sum(timings.values())
     return ArmStage(solutions=solutions, transient=tr, tool_deflection=tool, modes_hz=tr.frequency_hz[j],
-                    modes_time_s=time_s, mode_shapes=shapes, cutoff_hz=cutoff)
+                    modes_time_s=time_s, mode_shapes=shapes, cutoff_hz=cutoff, timings=timings)
 
 
 def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:

@@ -110,3 +110,27 @@ def test_vtk_frames_and_envelope_of_an_arm_run(arm_run, tmp_path):
         grid = _grid(reader, tv)
         assert np.linalg.norm(grid.point_data["displacement"], axis=1).max() == pytest.approx(d_ref, rel=0.015)
     assert (pvd / "modes.pvd").is_file() and len(list((pvd / "vtk" / "modes").glob("beam_mode*.vtu"))) == 6
+
+
+def test_principal_basis_is_an_exact_turn_that_tightens_the_screening_bound(rng):
+    """The arm's link histories are stored in the principal directions of their reduced coordinates: V is
+    orthogonal, the stresses z S equal (z V)(V^T S) to round-off, the turned coefficients are uncorrelated, and
+    fatigue's screening bound sum_j max_t |c_j| |s_j| falls where coefficients cancel (two columns of equal and
+    opposite stress moving together, like two constraint modes of one rigid motion)."""
+    from structcheck.flex.stage import principal_basis
+
+    t = np.linspace(0, 1, 400)
+    common = np.sin(7 * t)
+    z = np.column_stack([common, common + 1e-3 * np.cos(3 * t), 0.1 * t, rng.standard_normal(len(t)) * 1e-2])
+    S = rng.standard_normal((4, 50))
+    S[1] = -S[0] + 1e-3 * rng.standard_normal(50)  # cancels column 0 when both move together
+    V = principal_basis(z)
+    np.testing.assert_allclose(V.T @ V, np.eye(4), atol=1e-12)
+    np.testing.assert_allclose((z @ V) @ (V.T @ S), z @ S, atol=1e-12 * np.abs(z @ S).max())
+    G = (z @ V).T @ (z @ V)
+    assert np.abs(G - np.diag(np.diag(G))).max() < 1e-10 * np.abs(G).max()
+
+    def bound(c, s):
+        return np.abs(c).max(axis=0) @ np.abs(s)
+
+    assert bound(z @ V, V.T @ S).max() < 0.2 * bound(z, S).max()
