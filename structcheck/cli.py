@@ -182,9 +182,10 @@ def _cmd_info(args) -> int:
     chain = as_chain(study.robot)  # an open robot's driven joints are all its movable ones
     print(f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s")
     # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
-    # (per-link model: the arm model's frequencies follow from flex.stage.arm_info without a transient run)
+    # (per-link model: the arm model's frequencies follow from flex.stage.arm_info without a transient run; no
+    # fatigue: info prints none, and a constant stress history makes fatigue count every point, minutes on paper 004)
     at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False,
-                      flexibility="link")
+                      flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
     summary = run(at_home, progress=False, write=False).summary
     print(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
     for name, L in summary["links"].items():
