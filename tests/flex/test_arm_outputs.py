@@ -134,3 +134,39 @@ def test_principal_basis_is_an_exact_turn_that_tightens_the_screening_bound(rng)
         return np.abs(c).max(axis=0) @ np.abs(s)
 
     assert bound(z @ V, V.T @ S).max() < 0.2 * bound(z, S).max()
+
+
+def test_modes_pvd_places_every_link_at_the_pose(tmp_path):
+    """The two-beam arm held straight with joint1 turned 0.5 rad about y: in modes.pvd every link's points are its
+    mesh turned by R_y(0.5) (link2 also moved to joint2 at (L1, 0, 0) turned), and every mode's displacement (world
+    axes) is normal to the turned axis R_y(0.5) (1, 0, 0) on the beams' centreline: the six lowest modes bend or
+    twist (the axial modes are far higher). Tolerance 1e-3 of the shape's largest value (measured up to 1.2e-4: the tets'
+    diagonal split is not symmetric about the axis); displacements left in link axes would give ~0.5."""
+    import pyvista as pv
+    from helpers import L1, two_beam_parts, two_beam_robot
+
+    from structcheck.study import Study
+
+    parts = two_beam_parts(12, 9)
+    study = Study(name="turned", robot=two_beam_robot(), parts=parts, t_end=0.1, n_frames=2,
+                  motion={"joint1": 0.5}, n_modes=2, flexibility="arm")
+    run(study, tmp_path / "res", progress=False, plots=False)
+    c, s = np.cos(0.5), np.sin(0.5)
+    R = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])  # about y
+    axis = R @ [1.0, 0, 0]
+    reader = pv.get_reader(str(tmp_path / "res" / "modes.pvd"))
+    for step in reader.time_values:
+        reader.set_active_time_value(step)
+        blocks = reader.read()
+        grids = {}
+        assert blocks.n_blocks == 2
+        for k, name in enumerate(["link1", "link2"]):  # block k is part k: the links in robot order
+            g = blocks[k]
+            while isinstance(g, pv.MultiBlock):
+                g = g[0]
+            grids[name] = g
+        np.testing.assert_allclose(grids["link1"].points, parts["link1"].points @ R.T, atol=1e-12)
+        np.testing.assert_allclose(grids["link2"].points, parts["link2"].points @ R.T + L1 * axis, atol=1e-12)
+        for name, g in grids.items():
+            on_axis = np.all(np.abs(parts[name].points[:, 1:]) < 1e-9, axis=1)  # the beam's centreline
+            assert np.abs(g.point_data["mode_shape"][on_axis] @ axis).max() < 1e-3
