@@ -441,8 +441,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)
-    timings = {**clock.timings, **(arm.timings if arm else {}), "total": clock.elapsed()}  # arm_*: parts of arm
-    summary = run_summary(study, prep.chain, body, links, tool, passed, warnings, timings, t, len(frames), prep.duty)
+    summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
+                          {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
     summary = _flexibility_summary(summary, study, arm, link_model)
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
@@ -493,8 +493,9 @@ def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_na
 def _flexibility_summary(summary: dict, study: Study, arm, link_model: dict) -> dict:
     """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
     lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
-    total deformation relative to the ground (``max_total_deformation_m``) and, per link, the per-link model's
-    peak von Mises beside the arm model's (``max_von_mises_link_model_pa``)."""
+    total deformation relative to the ground (``max_total_deformation_m``), per link the per-link model's peak von
+    Mises beside the arm model's (``max_von_mises_link_model_pa``), and under ``analysis`` the arm stage's phases
+    (``arm_timings_s``: parts of ``timings_s.arm``)."""
     out = {**summary, "flexibility": study.flexibility, "arm_modes_hz": None, "time_of_arm_modes_s": None,
            "max_total_deformation_m": None}
     if arm is None:
@@ -505,5 +506,6 @@ def _flexibility_summary(summary: dict, study: Study, arm, link_model: dict) -> 
     out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peak(link_model[n])}
                     for n, v in summary["links"].items()}
     out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
-                       "arm_max_joint_change": study.arm_max_joint_change}
+                       "arm_max_joint_change": study.arm_max_joint_change,
+                       "arm_timings_s": {k: float(v) for k, v in (arm.timings or {}).items()}}
     return out
