@@ -182,7 +182,10 @@ def _cmd_info(args) -> int:
     chain = as_chain(study.robot)  # an open robot's driven joints are all its movable ones
     print(f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s")
     # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
-    at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False)
+    # (per-link model: the arm model's frequencies follow from flex.stage.arm_info without a transient run; no
+    # fatigue: info prints none, and a constant stress history makes fatigue count every point, minutes on paper 004)
+    at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False,
+                      flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
     summary = run(at_home, progress=False, write=False).summary
     print(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
     for name, L in summary["links"].items():
@@ -192,12 +195,17 @@ def _cmd_info(args) -> int:
     if arm is not None and arm == arm:
         print(f"arm's estimated lowest mode at home (Rayleigh quotient of the chained link compliances, "
               f"payload included): {arm:.1f} Hz")
-    from .flex.stage import home_arm_frequencies
+    from .flex.stage import arm_info
 
-    hz = home_arm_frequencies(study)
-    if hz is not None:
-        print(f"arm model at home (links as superelements, {study.n_modes} fixed-interface modes each, no payload "
-              f"mass): " + ", ".join(f"{f:.1f}" for f in hz) + " Hz")
+    arm = arm_info(study)
+    if arm is not None:
+        print(f"arm model at home (links as superelements, {study.n_modes} fixed-interface modes each, payload "
+              f"{'masses included' if study.payloads else 'forces carry no mass'}): "
+              + ", ".join(f"{f:.1f}" for f in arm.home_hz) + " Hz")
+        a = arm.along
+        print(f"arm model over the motion ({len(a.t)} poses, re-assembled every {study.arm_max_joint_change:g} "
+              f"rad or m of joint motion): first frequency {a.frequency_hz.min():.1f} to {a.frequency_hz.max():.1f} "
+              f"Hz, lowest at t = {a.t[a.i_min]:.3f} s ({arm.pose_text(a.q[a.i_min])})")
     return EXIT_OK
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
-from .checks import LinkSolution, run_warnings, tool_point_checks, verdict
+from .checks import LinkSolution, arm_basis_warnings, run_warnings, tool_point_checks, verdict
 from .errors import InputError
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
@@ -344,20 +344,33 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
 
 
 def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads.LinkLoads,
-                  t: np.ndarray) -> LinkSolution:
+                  t: np.ndarray, full_response: bool = True) -> LinkSolution:
     """One link's transient response on the samples ``t`` (mode acceleration from the static equilibrium of the
-    first sample), its quasi-static peak and the equilibrium residual of its loads."""
+    first sample), its quasi-static peak and the equilibrium residual of its loads. Without ``full_response``
+    (the per-link model beside the arm model, which needs only its peak: :func:`link_model_peak`) the response
+    (histories, envelopes) is not formed: ``response`` is None."""
     part = study.parts[name]
     size = float(np.ptp(part.points, axis=0).max())
     eq_error = linkloads.equilibrium_residual(fe.load_resultants(part, loads.F), loads, size)
     modal = (np.zeros((len(t), 0)) if study.quasi_static else
              fe.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True))
-    response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal")
+    response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal") \
+        if full_response else None
     qs_max = float("nan")
     if not study.quasi_static and basis.phi.shape[1]:
         qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element nodes
     return LinkSolution(name=name, part=part, loads=loads, basis=basis, response=response, modal=modal,
                         quasi_static_max_von_mises_pa=qs_max, equilibrium_error=eq_error)
+
+
+def link_model_peak(sol: LinkSolution) -> float:
+    """The largest von Mises stress [Pa] of a link's transient response over its samples, as
+    ``fe.respond(...).max_von_mises`` gives it (unaveraged, at the element vertices, where the linear stress field
+    of a P2 tet peaks), found by bound-screened exact evaluation of the few vertices that can hold it
+    (``fe.peak_von_mises`` on all the basis columns: unit loads, then modes)."""
+    if sol.response is not None:
+        return sol.response.max_von_mises
+    return fe.peak_von_mises(sol.basis, np.hstack([sol.loads.coeff, sol.modal]))
 
 
 def output_frames(grid: TimeGrid, t: np.ndarray, solutions: dict[str, LinkSolution]) -> np.ndarray:
@@ -399,7 +412,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     with _bar(progress, len(prep.fe_links), "FE transient response") as bar:
         for name in prep.fe_links:
             with clock(f"fe_{name}"):
-                solutions[name] = link_solution(study, name, bases[name], loads[name], t)
+                solutions[name] = link_solution(study, name, bases[name], loads[name], t,
+                                                full_response=study.flexibility != "arm")
             bar.update()
     arm = None
     if study.flexibility == "arm":
@@ -425,6 +439,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     warnings = [*body.warnings, *notes, *run_warnings(
         solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
         arm_mode, prep.grid.shortest_ramp)]
+    if arm:
+        warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
@@ -435,7 +451,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
-        tool_point_deflection=tool.deflection if tool else None)
+        tool_point_deflection=tool.deflection if tool else None, arm_modes=arm.mode_shapes if arm else None)
     if study.summary_extra is not None:
         extra = _study_hook(study, "summary_extra", result)
         result = replace(result, summary=merge_summary(result.summary, extra, study.name))
@@ -479,8 +495,9 @@ def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_na
 def _flexibility_summary(summary: dict, study: Study, arm, link_model: dict) -> dict:
     """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
     lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
-    total deformation relative to the ground (``max_total_deformation_m``) and, per link, the per-link model's
-    peak von Mises beside the arm model's (``max_von_mises_link_model_pa``)."""
+    total deformation relative to the ground (``max_total_deformation_m``), per link the per-link model's peak von
+    Mises beside the arm model's (``max_von_mises_link_model_pa``), and under ``analysis`` the arm stage's phases
+    (``arm_timings_s``: parts of ``timings_s.arm``)."""
     out = {**summary, "flexibility": study.flexibility, "arm_modes_hz": None, "time_of_arm_modes_s": None,
            "max_total_deformation_m": None}
     if arm is None:
@@ -488,8 +505,9 @@ def _flexibility_summary(summary: dict, study: Study, arm, link_model: dict) -> 
     out.update(arm_modes_hz=[float(f) for f in arm.modes_hz], time_of_arm_modes_s=arm.modes_time_s,
                max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
                time_of_arm_lowest_mode_s=arm.modes_time_s)
-    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model[n].response.max_von_mises}
+    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peak(link_model[n])}
                     for n, v in summary["links"].items()}
     out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
-                       "arm_max_joint_change": study.arm_max_joint_change}
+                       "arm_max_joint_change": study.arm_max_joint_change,
+                       "arm_timings_s": {k: float(v) for k, v in (arm.timings or {}).items()}}
     return out

@@ -54,3 +54,24 @@ def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, unde
                         f"dynamics (payload swinging on the flexible chain) are not captured by the per-link "
                         f"transient")
     return warnings
+
+
+def arm_basis_warnings(cutoff_hz: Mapping[str, float], shortest_ramp_s: float) -> list[str]:
+    """The arm model's warning when its superelements keep too few modes for the loads' fastest change: a ramp of
+    duration T excites up to about 1/T [Hz], and the kept fixed-interface modes should reach twice that.
+
+    ``cutoff_hz``: link -> the highest fixed-interface frequency kept in its superelement [Hz] (0: none kept). The
+    criterion is the lowest of these, not the assembled arm's highest frequency: Craig-Bampton's assembled modes
+    converge only up to about the components' cut-off (above it the reduced spectrum is made of constraint-mode
+    and residual-vector Ritz values, upper bounds far from any true mode), and a link's dynamics above its cut-off
+    are represented only quasi-statically (its residual vectors)."""
+    if not cutoff_hz or not np.isfinite(shortest_ramp_s) or shortest_ramp_s <= 0:
+        return []
+    link = min(cutoff_hz, key=cutoff_hz.get)
+    f_ramp = 1.0 / shortest_ramp_s
+    if cutoff_hz[link] >= 2.0 * f_ramp:
+        return []
+    return [f"the arm model keeps fixed-interface modes only up to {cutoff_hz[link]:.4g} Hz in link {link!r}, "
+            f"while the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) excites up to ~{f_ramp:.3g} Hz: keep "
+            f"modes up to 2x that ({2 * f_ramp:.3g} Hz; raise n_modes), else that link's dynamics above "
+            f"{cutoff_hz[link]:.4g} Hz are only quasi-static"]

@@ -105,7 +105,9 @@ class RunResult:
 
     ``t`` (n_t,) is the fine analysis grid [s]; ``frame_times`` (n_frames,) the output frames (a subset of t);
     ``T_world_link_frames`` (n_frames, n_links, 4, 4) places each link at the output frames;
-    ``tool_point_deflection`` (n_t, 3) the tool point's deflection in world axes [m] (None without a tool point).
+    ``tool_point_deflection`` (n_t, 3) the tool point's deflection in world axes [m] (None without a tool point);
+    ``arm_modes`` the assembled arm's lowest modes at the pose where the first is lowest
+    (``flex.modes.ArmModeShapes``; None unless the arm model ran).
     """
 
     study_name: str
@@ -123,6 +125,7 @@ class RunResult:
     links: dict[str, LinkResult]
     summary: dict[str, Any]
     tool_point_deflection: np.ndarray | None = None
+    arm_modes: Any = None
 
 
 def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:

@@ -21,6 +21,10 @@ Layout (``out/``)::
     robot.pvd                       ParaView collection: every link a part, every output frame a time step
     vtk/<link>_<frame>.vtu          a link's mesh placed where the robot is, with point fields (float64)
     plots/*.png                     joint motion, torques, reactions, stress histories
+    with the arm model (flexibility="arm"), in both formats:
+    modes.pvd                       the assembled arm's lowest modes, one per time step (1, 2, ...), every link
+                                    placed at the pose where the first is lowest (results.modes)
+    vtk/modes/<link>_mode<k>.vtu    point field mode_shape (max-normalized), field data frequency_hz
 """
 from __future__ import annotations
 

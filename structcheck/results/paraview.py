@@ -24,9 +24,10 @@ FIELD_BITS = 16
 
 
 def _write_vtu(path: Path, points: np.ndarray, cells: np.ndarray, fields: dict[str, np.ndarray],
-               time: float | None = None) -> None:
+               time: float | None = None, field_data: dict[str, float] | None = None) -> None:
     """Write an unstructured grid as VTK XML with raw appended binary data (float64, exact); ``time`` [s], if
-    given, as the ``TimeValue`` field data ParaView shows.
+    given, as the ``TimeValue`` field data ParaView shows; ``field_data`` further scalars (name -> value) as
+    field data.
 
     Written here rather than through VTK's writer, which pads the ``offset`` attributes with spaces that meshio
     cannot read (meshio issue 1135); ParaView, pyvista and meshio all read this layout."""
@@ -42,8 +43,9 @@ def _write_vtu(path: Path, points: np.ndarray, cells: np.ndarray, fields: dict[s
         offset += 8 + len(data)
         return tag
 
-    field_tags = [] if time is None else [
-        add(np.array([time], "<f8"), "Float64", 'Name="TimeValue" NumberOfTuples="1" NumberOfComponents="1"')]
+    scalars = {**({} if time is None else {"TimeValue": time}), **(field_data or {})}
+    field_tags = [add(np.array([v], "<f8"), "Float64", f'Name="{k}" NumberOfTuples="1" NumberOfComponents="1"')
+                  for k, v in scalars.items()]
     point_tags = [add(np.asarray(v, "<f8"), "Float64",
                       f'Name="{k}" NumberOfComponents="{1 if np.ndim(v) == 1 else np.shape(v)[1]}"')
                   for k, v in fields.items()]
@@ -97,7 +99,8 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_for
     newer readers, tested with VTK 9.7). ``vtk_format="pvd"``: ``vtk/<link>_<frame>.vtu`` per link and frame
     (float64) and the ``robot.pvd`` collection. Both: ``vtk/<link>_peak.vtu``, the link at its peak frame
     (world placement, ``TimeValue`` field data), and ``vtk/<link>_envelope.vtu``, max over the fine grid (min
-    for the safety factor) in the link frame, both float64 exact.
+    for the safety factor) in the link frame, both float64 exact. With the arm model, ``modes.pvd``
+    (:mod:`.modes`).
     """
     from tqdm.auto import tqdm
 
@@ -129,6 +132,10 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_for
             _write_vtu(folder / f"vtk/{name}_peak.vtu", points[k], link.cells, {f: v[k] for f, v in fields.items()},
                        time=float(run.frame_times[k]))
             _write_vtu(folder / f"vtk/{name}_envelope.vtu", link.points, link.cells, link.envelope)
+    if run.arm_modes is not None:
+        from .modes import write_mode_shapes
+
+        write_mode_shapes(run, folder)
     if vtk_format == "hdf":
         write_vtkhdf_collection(folder / "robot.vtkhdf", blocks)
         return
