@@ -26,3 +26,28 @@ def test_paper004_arm_model_does_not_depend_on_the_frozen_pose_criterion():
         assert b["max_deformation_m"] == pytest.approx(a["max_deformation_m"], rel=1e-3), name
     assert np.allclose(coarse["arm_modes_hz"], fine["arm_modes_hz"], rtol=1e-3)
     assert fine["tool_point_deflection_m"] == pytest.approx(coarse["tool_point_deflection_m"], rel=1e-3)
+
+
+@pytest.mark.slow
+def test_readme_arm_numbers_are_the_runs():
+    """The README's whole-arm paragraph on paper 004 (lowest arm mode, the arm model's peaks over the per-link
+    model's, tool deflection, total deformation, info's first frequency at home) is this run's, to the digits it
+    prints."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = " ".join(text[text.index("## Whole-arm model"):text.index("## Curved quadratic elements")].split())
+    s = run(replace(load_paper004_module().study, flexibility="arm"), progress=False, write=False).summary
+    mode = float(re.search(r"the arm's lowest mode is ([\d.]+) Hz", section).group(1))
+    assert round(s["arm_modes_hz"][0], 1) == mode
+    waist, upper, fore, grip = map(int, re.search(r"raise the waist, upper-arm and forearm peaks by (\d+)%, (\d+)% "
+                                                  r"and (\d+)% over the per-link model \(gripper \+(\d+)%\)",
+                                                  section).groups())
+    for name, pct in (("waist", waist), ("upper_arm", upper), ("forearm", fore), ("gripper", grip)):
+        L = s["links"][name]
+        assert round(100 * (L["max_von_mises_pa"] / L["max_von_mises_link_model_pa"] - 1)) == pct, name
+    tool, total = map(float, re.search(r"Tool deflection ([\d.]+) mm \(per-link chain [\d.]+ mm\), total "
+                                       r"deformation ([\d.]+) mm", section).groups())
+    assert round(s["tool_point_deflection_m"] * 1e3, 3) == tool
+    assert round(s["max_total_deformation_m"] * 1e3, 3) == total
