@@ -36,6 +36,7 @@ from .sn import SNCurve, get_sn_curve
 
 METHODS = ("critical_plane", "signed_von_mises")
 _CHUNK = 4_000_000  # floats of normal-stress history held at once (32 MB)
+_BLOCK = 131_072  # floats of one block of time samples of it (1 MB, half an L2 cache): formed and reduced while in cache
 
 
 def miner_damage(cycles: Cycles, curve: SNCurve, mean_stress: str = "goodman") -> float:
@@ -149,6 +150,29 @@ def cap_scale(R, M, mid, curve: SNCurve, mean_stress: str, design_life: float) -
     return np.nan_to_num(x, nan=np.inf)
 
 
+def _histories(s, weights) -> np.ndarray:
+    """Counted scalar histories (n_t, k, n_planes) [Pa] of stresses ``s`` (n_t, k, 6): the normal stress on
+    each plane of ``weights`` (n_planes, 6), or the signed von Mises stress (n_planes = 1) for None."""
+    return signed_von_mises(s)[..., None] if weights is None else s @ weights.T
+
+
+def _extremes(s, weights) -> tuple[np.ndarray, np.ndarray]:
+    """Largest and smallest value over time (k, n_planes) [Pa] of :func:`_histories` of ``s`` (n_t, k, 6),
+    formed a block of time samples at a time so that each block is reduced while in cache (forming the whole
+    history and reducing it costs twice as long). Bit for bit those of the whole history: numpy multiplies a
+    stack as one (k, 6) @ (6, n_planes) product per time sample, the signed von Mises stress is computed
+    sample by sample, and max / min are exact."""
+    n_t, k = s.shape[:2]
+    step = max(1, _BLOCK // (k * (1 if weights is None else len(weights))))
+    h = _histories(s[:step], weights)
+    hi, lo = h.max(0), h.min(0)
+    for a in range(step, n_t, step):
+        h = _histories(s[a:a + step], weights)
+        np.maximum(hi, h.max(0), out=hi)
+        np.minimum(lo, h.min(0), out=lo)
+    return hi, lo
+
+
 def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf) -> float:
     """The smallest :func:`cap_scale` over every (node, plane) pair, visiting nodes in increasing onset and
     stopping where the onset passes the cap found (those nodes cannot lower it)."""
@@ -161,8 +185,7 @@ def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, 
         idx = idx[node_onset[idx] <= cap]
         if not idx.size:
             break
-        h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T
-        hi, lo = h.max(0), h.min(0)
+        hi, lo = _extremes(S[:, idx], weights)
         cap = min(cap, float(cap_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress, design_life).min()))
     return cap
 
@@ -222,8 +245,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
     step = max(1, _CHUNK // (n_t * n_planes))
     for start in range(0, len(cand), step):
         idx = cand[start:start + step]
-        h = signed_von_mises(S[:, idx])[..., None] if weights is None else S[:, idx] @ weights.T  # (n_t, k, p)
-        hi, lo = h.max(0), h.min(0)
+        hi, lo = _extremes(S[:, idx], weights)  # (k, p)
         onset = onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
         later = onset[onset > scale]
         if later.size:
@@ -231,6 +253,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
         # pairs that may be counted: onset within the safety factor's scale, or within 1 for the damage
         kk, qq = np.nonzero(onset <= (max(scale, 1.0) if prune else scale))  # (node in chunk, plane)
         R, M, mid, o = (hi - lo)[kk, qq], hi[kk, qq], 0.5 * (hi + lo)[kk, qq], onset[kk, qq]
+        h = _histories(S[:, idx], weights) if kk.size else None  # (n_t, k, p), only where pairs may be counted
         n_ub = _reversal_bound(h[:, kk, qq]) if kk.size else np.zeros(0, int)
         take = o <= scale
         if design_life is not None and np.isfinite(scale):

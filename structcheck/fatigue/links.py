@@ -25,7 +25,9 @@ from ..fe.assembly import p2_edges
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress, plane_normals, signed_von_mises
 from .meanstress import check_method
-from .damage import METHODS, fatigue_life, life_from_damage, miner_damage, onset_scale
+from .damage import (METHODS, _cycle_damage, _reversal_bound, fatigue_life, life_from_damage, miner_damage,
+                     onset_scale)
+from .meanstress import beyond_ultimate
 from .sn import SNCurve, get_sn_curve
 
 _HISTORY_BYTES = 48e6  # 6-component histories formed at once
@@ -206,11 +208,40 @@ def _governing_history(S, C, point, n_e, curve, settings, mean_stress, scale):
         return h, None, rainflow_cycles(h, periodic=True)
     normals = plane_normals(settings.plane_step_deg)
     sn = normal_stress(hist, normals)  # (n_t, n_planes)
-    cycles = [rainflow_cycles(sn[:, k], periodic=True) for k in range(len(normals))]
     x = scale * (1 + 1e-6) if np.isfinite(scale) else 1.0  # just past a factor at an endurance-limit jump
-    d = np.array([miner_damage(c.scaled(x), curve, mean_stress) for c in cycles])
+    k, cycles = _governing_plane(sn, curve, mean_stress, x)
+    return sn[:, k], normals[k], cycles
+
+
+def _governing_plane(sn, curve, mean_stress, x) -> tuple[int, Cycles]:
+    """The plane (column of ``sn`` (n_t, n_planes) [Pa]) of most damage at scale ``x`` (the first of equal
+    ones), of largest range when none is damaged, and its cycles (unscaled). Planes are counted in decreasing
+    :func:`_damage_bound` until the bound of the rest is below the largest damage found: they cannot hold it
+    nor tie with it, so the plane is the one counting every plane gives."""
+    upper = _damage_bound(sn, curve, mean_stress, x)
+    cycles, d = {}, np.zeros(sn.shape[1])
+    for k in np.argsort(-upper, kind="stable"):
+        if d.max() > upper[k]:
+            break
+        cycles[k] = rainflow_cycles(sn[:, k], periodic=True)
+        d[k] = miner_damage(cycles[k].scaled(x), curve, mean_stress)
     k = int(np.argmax(d)) if d.max() > 0 else int(np.argmax(np.ptp(sn, axis=0)))
-    return sn[:, k], normals[k], cycles[k]
+    return k, (cycles[k] if k in cycles else rainflow_cycles(sn[:, k], periodic=True))
+
+
+def _damage_bound(sn, curve, mean_stress, x) -> np.ndarray:
+    """Upper bound (n_planes,) of the Miner damage of each series ``sn[:, k]`` [Pa] scaled by ``x``: at most
+    :func:`.damage._reversal_bound` cycles, none worse than a cycle of the whole range and midrange (the
+    largest, :mod:`.damage`; Goodman bounds Gerber), with range and midrange taken 1e-6 larger against
+    rounding; inf where a cycle's mean can reach the ultimate strength (static failure)."""
+    hi, lo = sn.max(0), sn.min(0)
+    grow = x * (1 + 1e-6)
+    ms = "goodman" if mean_stress == "gerber" else mean_stress
+    ones = np.ones(len(hi))
+    d = _reversal_bound(sn) * _cycle_damage(grow * (hi - lo), grow * 0.5 * (hi + lo), ones, curve, ms)
+    if curve.ultimate_strength is not None:  # every cycle's mean is at most the maximum
+        d = np.where(beyond_ultimate(grow * hi, curve.ultimate_strength), np.inf, d)
+    return d
 
 
 def link_fatigue(part, basis, coeff: np.ndarray, modal: np.ndarray, settings: FatigueSettings,
