@@ -36,7 +36,7 @@ from .sn import SNCurve, get_sn_curve
 
 METHODS = ("critical_plane", "signed_von_mises")
 _CHUNK = 4_000_000  # floats of normal-stress history held at once (32 MB)
-_BLOCK = 131_072  # floats of one block of time samples of it (1 MB, half an L2 cache): formed and reduced while in cache
+_BLOCK = 131_072  # floats of one block of time samples of it (1 MB, half an L2 cache), reduced while in cache
 
 
 def miner_damage(cycles: Cycles, curve: SNCurve, mean_stress: str = "goodman") -> float:

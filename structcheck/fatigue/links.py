@@ -24,10 +24,9 @@ from ..errors import InputError
 from ..fe.assembly import p2_edges
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress, plane_normals, signed_von_mises
-from .meanstress import check_method
+from .meanstress import beyond_ultimate, check_method
 from .damage import (METHODS, _cycle_damage, _reversal_bound, fatigue_life, life_from_damage, miner_damage,
                      onset_scale)
-from .meanstress import beyond_ultimate
 from .sn import SNCurve, get_sn_curve
 
 _HISTORY_BYTES = 48e6  # 6-component histories formed at once
