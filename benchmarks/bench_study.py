@@ -29,6 +29,9 @@ def main():
     r["process_wall_s"] = float("nan")  # in-process: not measured
     print("\n".join(study_lines("study", r)))
     print(f"run + write / floor: {r['over_floor']:.2f}; results in {out}")
+    t = r["study_timings_s"]
+    if "fatigue" in t:  # issue 13's budget: the fatigue stage adds at most half the rest of the run
+        print(f"fatigue / rest of the run: {t['fatigue'] / (t['total'] - t['fatigue']):.2f} (budget <= 0.5)")
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "bench_study.json").write_text(json.dumps(r, indent=2))
 

@@ -1,5 +1,6 @@
 """The headline study's durability: its stated duty (360 cycles an hour, 80,000 h) gives a fatigue life and safety
-factor for every link, and the fatigue stage costs at most half of the rest of the run."""
+factor for every link. (Its cost against the rest of the run is a benchmark, not a test:
+``python benchmarks/bench_study.py`` prints the ``fatigue`` phase beside the total.)"""
 import pytest
 
 
@@ -21,7 +22,3 @@ def test_every_link_reports_its_fatigue_life(paper004_run):
         assert len(L["location_of_min_life_m"]) == 3
     assert s["passed"]
 
-
-def test_fatigue_stage_costs_at_most_half_the_rest_of_the_run(paper004_run):
-    t = paper004_run.summary["timings_s"]
-    assert t["fatigue"] <= 0.5 * (t["total"] - t["fatigue"]), t
