@@ -15,6 +15,7 @@ from .summary import read_summary
 # (summary key, label, unit scale, unit, worse when) ; worse = +1 when higher is worse, -1 when lower is worse
 LINK_METRICS = (
     ("max_von_mises_pa", "max von Mises", 1e-6, "MPa", +1),
+    ("max_von_mises_averaged_pa", "max von Mises, nodal avg", 1e-6, "MPa", +1),
     ("max_equivalent_strain", "max strain", 1.0, "", +1),
     ("max_deformation_m", "max deformation", 1e3, "mm", +1),
     ("min_safety_factor", "min safety factor", 1.0, "", -1),
@@ -94,13 +95,14 @@ def format_comparison(cmp: Comparison) -> str:
     def fmt(v, scale):
         return "inf" if v is None else f"{v * scale:.6g}"
 
-    head = f"{'link':<12} {'metric':<22} {'baseline':>12} {'candidate':>12} {'change':>9}  "
+    labels = [d.label + (f" {d.unit}" if d.unit else "") for d in cmp.deltas]
+    w = max([22, *map(len, labels)])
+    head = f"{'link':<12} {'metric':<{w}} {'baseline':>12} {'candidate':>12} {'change':>9}  "
     lines = [head, "-" * (len(head) + 10)]
-    for d in cmp.deltas:
-        unit = f" {d.unit}" if d.unit else ""
+    for d, label in zip(cmp.deltas, labels):
         change = "" if d.change_pct is None else f"{d.change_pct:+8.2f}%"
         flag = "REGRESSED" if d.regressed else ""
-        lines.append(f"{d.link:<12} {d.label + unit:<22} {fmt(d.baseline, d.scale):>12} "
+        lines.append(f"{d.link:<12} {label:<{w}} {fmt(d.baseline, d.scale):>12} "
                      f"{fmt(d.candidate, d.scale):>12} {change:>9}  {flag}")
     lines.append("-" * (len(head) + 10))
     lines.append(f"baseline {'passes' if cmp.baseline_passed else 'FAILS'}, candidate "

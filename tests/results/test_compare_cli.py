@@ -104,3 +104,17 @@ def test_run_missing_or_malformed_study_exits_2(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
     err = capsys.readouterr().err
     assert "defines no `study = Study(...)`" in err
+
+
+def test_higher_averaged_stress_regresses_and_older_results_without_it_compare(tmp_path):
+    """The nodal-averaged peak is gated like the unaveraged one; a baseline written before it existed compares
+    without a verdict on it."""
+    base, cand = summary(), summary()
+    base["links"]["upper_arm"]["max_von_mises_averaged_pa"] = 8e6
+    cand["links"]["upper_arm"]["max_von_mises_averaged_pa"] = 9e6
+    cmp = compare(write(tmp_path, "a", base), write(tmp_path, "b", cand), tolerance_pct=5)
+    avg = next(d for d in cmp.deltas if d.metric == "max_von_mises_averaged_pa")
+    assert avg.change_pct == pytest.approx(12.5) and {d.metric for d in cmp.regressions} == {avg.metric}
+    cmp = compare(write(tmp_path, "old", summary()), write(tmp_path, "new", cand), tolerance_pct=5)
+    avg = next(d for d in cmp.deltas if d.metric == "max_von_mises_averaged_pa")
+    assert avg.change_pct is None and not avg.regressed and cmp.ok
