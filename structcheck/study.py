@@ -32,7 +32,7 @@ from .fe import response as fe
 from .flex.stage import arm_stage, check_arm_inputs
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
-from .results.summary import run_summary
+from .results.summary import flexibility_summary, merge_summary, run_summary
 from .rigid.stage import RigidBody, as_chain, rigid_body
 
 
@@ -365,9 +365,9 @@ def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads
 
 def link_model_peak(sol: LinkSolution) -> float:
     """The largest von Mises stress [Pa] of a link's transient response over its samples, as
-    ``fe.respond(...).max_von_mises`` gives it (unaveraged, at the element vertices, where the linear stress field
-    of a P2 tet peaks), found by bound-screened exact evaluation of the few vertices that can hold it
-    (``fe.peak_von_mises`` on all the basis columns: unit loads, then modes)."""
+    ``fe.respond(...).max_von_mises`` gives it (unaveraged, at the element nodes), found by bound-screened exact
+    evaluation of the few nodes that can hold it (``fe.peak_von_mises`` on all the basis columns: unit loads, then
+    modes)."""
     if sol.response is not None:
         return sol.response.max_von_mises
     return fe.peak_von_mises(sol.basis, np.hstack([sol.loads.coeff, sol.modal]))
@@ -445,7 +445,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     passed = verdict(links, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
-    summary = _flexibility_summary(summary, study, arm, link_model)
+    summary = flexibility_summary(summary, study, arm, None if arm is None else
+                                  {n: link_model_peak(s) for n, s in link_model.items()})
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
@@ -471,43 +472,3 @@ def _study_hook(study: Study, name: str, *args):
         raise
     except Exception as exc:
         raise InputError(f"study {study.name!r}: its {name} hook failed: {type(exc).__name__}: {exc}") from exc
-
-
-def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_name: str, where: str = "") -> dict:
-    """``summary`` with ``extra`` merged in: nested mappings key by key, new keys added; InputError when ``extra``
-    would replace a value the run computed (``where`` is the dotted path so far, for the message)."""
-    if not isinstance(extra, Mapping):
-        raise InputError(f"study {study_name!r}: summary_extra must return a mapping (dict), got "
-                         f"{type(extra).__name__}{' at ' + where if where else ''}")
-    merged = dict(summary)
-    for key, value in extra.items():
-        path = f"{where}.{key}" if where else str(key)
-        if key not in merged:
-            merged[key] = value
-        elif isinstance(merged[key], Mapping) and isinstance(value, Mapping):
-            merged[key] = merge_summary(merged[key], value, study_name, path)
-        else:
-            raise InputError(f"study {study_name!r}: summary_extra sets {path!r}, which the run already wrote; "
-                             f"choose another key")
-    return merged
-
-
-def _flexibility_summary(summary: dict, study: Study, arm, link_model: dict) -> dict:
-    """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
-    lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
-    total deformation relative to the ground (``max_total_deformation_m``), per link the per-link model's peak von
-    Mises beside the arm model's (``max_von_mises_link_model_pa``), and under ``analysis`` the arm stage's phases
-    (``arm_timings_s``: parts of ``timings_s.arm``)."""
-    out = {**summary, "flexibility": study.flexibility, "arm_modes_hz": None, "time_of_arm_modes_s": None,
-           "max_total_deformation_m": None}
-    if arm is None:
-        return out
-    out.update(arm_modes_hz=[float(f) for f in arm.modes_hz], time_of_arm_modes_s=arm.modes_time_s,
-               max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
-               time_of_arm_lowest_mode_s=arm.modes_time_s)
-    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peak(link_model[n])}
-                    for n, v in summary["links"].items()}
-    out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
-                       "arm_max_joint_change": study.arm_max_joint_change,
-                       "arm_timings_s": {k: float(v) for k, v in (arm.timings or {}).items()}}
-    return out

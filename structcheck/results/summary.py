@@ -92,6 +92,47 @@ def fatigue_summary(study, duty, links: Mapping[str, Any]) -> dict[str, Any] | N
             "min_life_cycles": life, "min_life_hours": duty.hours(life) if np.isfinite(life) else float("inf")}
 
 
+def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_name: str, where: str = "") -> dict:
+    """``summary`` with ``extra`` merged in: nested mappings key by key, new keys added; InputError when ``extra``
+    would replace a value the run computed (``where`` is the dotted path so far, for the message)."""
+    if not isinstance(extra, Mapping):
+        raise InputError(f"study {study_name!r}: summary_extra must return a mapping (dict), got "
+                         f"{type(extra).__name__}{' at ' + where if where else ''}")
+    merged = dict(summary)
+    for key, value in extra.items():
+        path = f"{where}.{key}" if where else str(key)
+        if key not in merged:
+            merged[key] = value
+        elif isinstance(merged[key], Mapping) and isinstance(value, Mapping):
+            merged[key] = merge_summary(merged[key], value, study_name, path)
+        else:
+            raise InputError(f"study {study_name!r}: summary_extra sets {path!r}, which the run already wrote; "
+                             f"choose another key")
+    return merged
+
+
+def flexibility_summary(summary: dict, study, arm, link_model_peaks: dict | None) -> dict:
+    """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
+    lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
+    total deformation relative to the ground (``max_total_deformation_m``), per link the per-link model's peak von
+    Mises (``link_model_peaks`` [Pa]) beside the arm model's (``max_von_mises_link_model_pa``), and under
+    ``analysis`` the arm stage's phases (``arm_timings_s``: parts of ``timings_s.arm``). ``study`` a
+    ``study.Study``, ``arm`` its ``flex.stage.ArmStage`` (None for the per-link model)."""
+    out = {**summary, "flexibility": study.flexibility, "arm_modes_hz": None, "time_of_arm_modes_s": None,
+           "max_total_deformation_m": None}
+    if arm is None:
+        return out
+    out.update(arm_modes_hz=[float(f) for f in arm.modes_hz], time_of_arm_modes_s=arm.modes_time_s,
+               max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
+               time_of_arm_lowest_mode_s=arm.modes_time_s)
+    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peaks[n]}
+                    for n, v in summary["links"].items()}
+    out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
+                       "arm_max_joint_change": study.arm_max_joint_change,
+                       "arm_timings_s": {k: float(v) for k, v in (arm.timings or {}).items()}}
+    return out
+
+
 def joint_peaks(chain, rigid, t: np.ndarray) -> dict[str, dict[str, Any]]:
     """Per joint (tree joints, then cut joints): the largest reaction force [N] and moment [N m] with their times
     [s], the largest actuator torque/force of actuated joints, and the wrench components left undetermined."""

@@ -9,7 +9,8 @@ import pytest
 
 from helpers import write_small_study
 from structcheck.errors import InputError
-from structcheck.study import load_study, merge_summary, run
+from structcheck.results.summary import merge_summary
+from structcheck.study import load_study, run
 
 
 @pytest.fixture(scope="module")
