@@ -439,7 +439,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     warnings = [*body.warnings, *notes, *run_warnings(
         solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
         arm_mode, prep.grid.shortest_ramp)]
-    if arm:
+    if arm and not study.quasi_static:  # the kept modes matter only to a transient
         warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)

@@ -22,7 +22,7 @@ from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
 from .recovery import point_displacement
 from .superelement import Superelement
-from .transient import ArmTransient, arm_transient, external_loads
+from .transient import ArmTransient, arm_static, arm_transient, external_loads
 
 
 @dataclass(frozen=True)
@@ -46,12 +46,10 @@ class ArmStage:
 
 
 def check_arm_inputs(study, chain) -> None:
-    """InputError for a study the arm model cannot run: closed loops, quasi-static, unknown joints."""
+    """InputError for a study the arm model cannot run: closed loops, unknown joints."""
     if chain.cuts:
         raise InputError("flexibility='arm' needs an open tree: this robot has closed loops (cut joints "
                          f"{[j.name for j in chain.cuts]}); use flexibility='link'")
-    if study.quasi_static:
-        raise InputError("flexibility='arm' is a transient model; quasi_static=True needs flexibility='link'")
     tree = chain.tree
     for name in study.joint_stiffness:
         if name not in [j.name for j in tree.joints]:
@@ -84,7 +82,8 @@ def reduce_study_links(tree, parts: dict, loads: dict, n_modes: int, attached=()
 
 
 def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarray) -> ArmStage:
-    """Run the arm model on the analysis samples ``t`` (n_t,): ``body`` the rigid-body stage (``RigidBody``),
+    """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
+    ``study.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``body`` the rigid-body stage (``RigidBody``),
     ``loads`` link -> LinkLoads on ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium
     residuals are kept)."""
     tree = chain.tree
@@ -93,9 +92,13 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     clock = time.perf_counter()
     ses = reduce_study_links(tree, parts, loads, study.n_modes, attached)
     timings = {"arm_superelements": time.perf_counter() - clock}
-    tr = arm_transient(tree, ses, t, body.q, external_loads(loads), damping=study.damping_ratio,
-                       joint_stiffness=dict(study.joint_stiffness), attached=attached,
-                       max_joint_change=study.arm_max_joint_change)
+    if study.quasi_static:  # K(q) x = f(t): the same loads, no elastic inertia
+        tr = arm_static(tree, ses, t, body.q, external_loads(loads), joint_stiffness=dict(study.joint_stiffness),
+                        attached=attached, max_joint_change=study.arm_max_joint_change)
+    else:
+        tr = arm_transient(tree, ses, t, body.q, external_loads(loads), damping=study.damping_ratio,
+                           joint_stiffness=dict(study.joint_stiffness), attached=attached,
+                           max_joint_change=study.arm_max_joint_change)
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
     solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n]) for n in ses}
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())

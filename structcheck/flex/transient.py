@@ -114,6 +114,23 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
     ratio of the assembled modes, a number or a function of omega (m,) [rad/s]; ``joint_stiffness``, ``attached``
     as for :func:`~structcheck.flex.assembly.assemble_arm`; ``max_joint_change`` [rad or m] the frozen-pose
     criterion."""
+    return _along_motion(robot, superelements, t, q, loads, damping, joint_stiffness, attached, max_joint_change,
+                         n_frequencies, static=False)
+
+
+def arm_static(robot, superelements: dict, t, q, loads: dict, joint_stiffness: dict | None = None, attached=(),
+               max_joint_change: float = 0.05, n_frequencies: int = 6) -> ArmTransient:
+    """Quasi-static response of the assembled arm along the motion (no elastic inertia): K(q) x = f(t) at every
+    sample, f the same loads as :func:`arm_transient` takes (the rigid motion's inertial body loads included:
+    d'Alembert), K at the frozen poses of ``max_joint_change``. One Cholesky factorization per frozen pose solves
+    all the samples of its segment at once. ``frequency_hz`` still holds each frozen pose's lowest natural
+    frequencies (to judge whether quasi-static is justified). Arguments as for :func:`arm_transient`."""
+    return _along_motion(robot, superelements, t, q, loads, 0.0, joint_stiffness, attached, max_joint_change,
+                         n_frequencies, static=True)
+
+
+def _along_motion(robot, superelements, t, q, loads, damping, joint_stiffness, attached, max_joint_change,
+                  n_frequencies, static) -> ArmTransient:
     t = np.asarray(t, float)
     q = np.atleast_2d(np.asarray(q, float))
     if len(q) != len(t):
@@ -128,7 +145,7 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
     with single_thread_blas():  # small dense matrices: BLAS threads only wait on each other (100x slower loaded)
         for a, b in zip(starts[:-1], starts[1:]):
             x, state, q_mid, omega = _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness,
-                                                  attached, state, z)
+                                                  attached, state, z, n_frequencies if static else None)
             if x_all is None:
                 x_all = np.empty((len(t), x.shape[1]))
             x_all[a:b + 1] = x
@@ -137,17 +154,46 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
     return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs))
 
 
-def _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness, attached, state, z):
+def _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness, attached, state, z,
+                 static_frequencies=None):
     """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1];
     returns x (n_seg, n), the end state (dynamic parts, see :func:`_segment`), the reference q and the assembled
-    omega (n,) [rad/s]."""
+    omega (n,) [rad/s]. ``static_frequencies`` (a count): quasi-static, with that many lowest omega."""
     seg = slice(a, b + 1)
     mid = a + int(np.argmin(np.abs(t[seg] - 0.5 * (t[a] + t[b]))))
     model = assemble_arm(robot, superelements, q[mid], joint_stiffness, attached)
-    x, end_state, omega = _segment(model, red, t, a, b, damping, state)
+    if static_frequencies is None:
+        x, end_state, omega = _segment(model, red, t, a, b, damping, state)
+    else:
+        x, end_state, omega = _static_segment(model, red, a, b), None, _lowest_omega(model, static_frequencies)
     for name, L in model.maps.items():
         z[name][seg] = x @ L.T
     return x, end_state, q[mid], omega
+
+
+def _segment_loads(model, red: dict, lo: int, b: int) -> np.ndarray:
+    """Global loads f (b + 1 - lo, n) on the samples lo..b: sum over links of L^T Psi^T F c(t)."""
+    f = np.zeros((b + 1 - lo, len(model.K)))
+    for name, (P, coeff) in red.items():
+        f += coeff[lo:b + 1] @ (model.maps[name].T @ P).T
+    return f
+
+
+def _static_segment(model, red: dict, a: int, b: int) -> np.ndarray:
+    """x (n_seg, n) = K^-1 f(t) on the samples a..b: one factorization, all samples as right-hand sides."""
+    f = _segment_loads(model, red, a, b)
+    try:
+        factor = sla.cho_factor(model.K)
+    except np.linalg.LinAlgError:
+        raise InputError("the assembled arm is singular (a mechanism: a joint stiffness of 0, or a passive joint "
+                         "no loop holds); give every compliant joint a positive stiffness") from None
+    return sla.cho_solve(factor, f.T).T
+
+
+def _lowest_omega(model, n: int) -> np.ndarray:
+    """The ``n`` lowest natural circular frequencies (n,) [rad/s] of the assembled model."""
+    w2 = sla.eigh(model.K, model.M, eigvals_only=True, subset_by_index=[0, min(n, len(model.K)) - 1])
+    return np.sqrt(np.maximum(w2, 0.0))
 
 
 def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
@@ -159,9 +205,7 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
     still rings as it does inside a segment. The first segment (``state`` None) starts from the static
     equilibrium of sample a moving with the loads' rate over its first step."""
     lo = a if state is None else a - 1  # the step before the boundary gives the left-sided rate
-    f = np.zeros((b + 1 - lo, len(model.K)))
-    for name, (P, coeff) in red.items():
-        f += coeff[lo:b + 1] @ (model.maps[name].T @ P).T  # L^T Psi^T F c(t)
+    f = _segment_loads(model, red, lo, b)  # L^T Psi^T F c(t)
     w2, X = sla.eigh(model.K, model.M)  # all modes, mass-normalized
     if w2[0] <= 1e-12 * w2[-1]:
         raise InputError(f"the assembled arm has a zero-frequency mode (omega^2 = {w2[0]:.3g}): a mechanism, e.g. a "

@@ -79,8 +79,6 @@ def test_arm_inputs_are_checked(parts):
         run(_study(parts, flexibility="chain"), progress=False, write=False)
     with pytest.raises(InputError, match="joint_stiffness names unknown joint"):
         run(_study(parts, flexibility="arm", joint_stiffness={"joint9": 1e4}), progress=False, write=False)
-    with pytest.raises(InputError, match="quasi_static"):
-        run(_study(parts, flexibility="arm", quasi_static=True), progress=False, write=False)
 
 
 def test_info_prints_arm_frequencies_at_home(tmp_path, capsys):

@@ -1,0 +1,99 @@
+"""Study(flexibility="arm", quasi_static=True): the assembled reduced arm solved statically at every sample,
+K(q) x = f(t), with the rigid motion's inertial body loads (d'Alembert), gravity and the tool force.
+
+References, each independent of the arm model's own output:
+- equilibrium: the joint reactions the arm model carries (the interface forces of its superelements,
+  K_r z - Psi^T f on the interface rows) are the rigid-body Newton-Euler joint wrenches at every sample of a
+  moving arm (the reaction at joint1 is the whole arm's equilibrium with the ground);
+- the transient arm model under a slow load (the elastic inertia is then negligible);
+- the per-link quasi-static model where the two must agree: link2 (clamped at a rigid flange in both) everywhere,
+  link1 away from its flanges (near them the per-link model spreads the joint2 wrench as a traction field, the arm
+  model joins rigid flanges).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import two_beam_parts, two_beam_robot
+
+from structcheck.study import PointForce, Study, link_loads, prepare, rigid_stage, run
+
+SWING = {"joint1": "STEP(time,0,0,2,40d)", "joint2": "STEP(time,0,0,2,-70d)"}
+
+
+@pytest.fixture(scope="module")
+def parts():
+    return two_beam_parts(24, 18)
+
+
+def _study(parts, **kw):
+    base = dict(name="arm_static", robot=two_beam_robot(), parts=parts, t_end=2.0, n_frames=6, motion=SWING,
+                n_modes=4, tool_point="tool", flexibility="arm", quasi_static=True,
+                point_forces=(PointForce("tool", "STEP(time,0,0,2,50)", (0, 0.6, -0.8)),))
+    return Study(**{**base, **kw})
+
+
+def test_joint_reactions_are_the_rigid_body_wrenches(parts):
+    """Along a 2 s swing of both joints (inertial loads at every sample), at the reference sample of every frozen
+    pose (where the assembled pose is the sample's own), the reaction the arm model carries at each joint equals
+    the Newton-Euler joint wrench (parent on child at the joint, child axes) to 1e-6 of its largest force and
+    moment: the quasi-static arm is in equilibrium link by link. Elsewhere in a segment the frozen pose turns
+    the load link2 passes to link1 by up to the 0.05 rad criterion (first-order error, ~3% here)."""
+    from structcheck.flex.recovery import interface_wrench
+    from structcheck.flex.stage import reduce_study_links
+    from structcheck.flex.transient import arm_static, external_loads
+
+    study = _study(parts)
+    prep = prepare(study)
+    rigid = rigid_stage(study, prep, prep.grid.t)
+    loads = link_loads(study, prep, rigid)
+    tree = prep.chain.tree
+    ses = reduce_study_links(tree, parts, loads, study.n_modes)
+    ext = external_loads(loads)
+    tr = arm_static(tree, ses, rigid.t, rigid.body.q, ext, max_joint_change=study.arm_max_joint_change)
+    assert len(tr.segments) > 10  # the swing is really cut into many frozen poses
+    ref = np.array([np.flatnonzero(np.all(rigid.body.q == qr, axis=1))[0] for qr in tr.q_ref])
+    W = rigid.body.dynamics.joint_wrenches[ref]  # (n_ref, n_joints, 6), child joint-frame axes = child link axes
+    for k, (joint, child) in enumerate([("joint1", "link1"), ("joint2", "link2")]):
+        F, c = ext[child]
+        w = interface_wrench(ses[child], joint, tr.z[child][ref], F, c[ref])
+        scale = np.abs(W[:, k]).max(axis=0)
+        scale = np.r_[np.full(3, scale[:3].max()), np.full(3, scale[3:].max())]
+        assert np.all(np.abs(w - W[:, k]).max(axis=0) <= 1e-6 * scale)
+
+
+@pytest.fixture(scope="module")
+def runs(parts):
+    static = run(_study(parts, motion={}), progress=False, write=False)
+    transient = run(_study(parts, motion={}, quasi_static=False), progress=False, write=False)
+    link = run(_study(parts, motion={}, flexibility="link"), progress=False, write=False)
+    return static, transient, link
+
+
+def test_agrees_with_the_transient_arm_model_under_a_slow_load(runs):
+    """The 50 N tool force ramped over 2 s (the arm's first mode is 33 Hz: dynamic part ~(1 / (2 pi f T))^2 ~ 2e-5):
+    peaks of both links and the tool deflection within 1e-3."""
+    static, transient, _ = runs
+    assert static.summary["flexibility"] == "arm" and static.summary["analysis"]["quasi_static"]
+    for name in ("link1", "link2"):
+        assert static.links[name].max_von_mises_pa == pytest.approx(transient.links[name].max_von_mises_pa, rel=1e-3)
+    d_s = np.linalg.norm(static.tool_point_deflection, axis=1).max()
+    d_t = np.linalg.norm(transient.tool_point_deflection, axis=1).max()
+    assert d_s == pytest.approx(d_t, rel=1e-3)
+    # the frequencies are still reported (quasi-static is justified by them), and equal the transient run's
+    assert static.summary["arm_modes_hz"] == pytest.approx(transient.summary["arm_modes_hz"], rel=1e-7)  # two eigensolvers
+    assert not any("fixed-interface modes only up to" in w for w in static.summary["warnings"])
+
+
+def test_agrees_with_the_per_link_quasi_static_model(runs, parts):
+    """Link2 everywhere and link1 away from its flanges (> 50 mm) within 0.2%, the tool deflection within 0.3%
+    (the per-link model chains traction-loaded flange compliances)."""
+    static, _, link = runs
+    assert static.links["link2"].max_von_mises_pa == pytest.approx(link.links["link2"].max_von_mises_pa, rel=1e-3)
+    away = parts["link1"].distance_to_surfaces(["joint1", "joint2"]) > 0.05
+    va = static.links["link1"].envelope["von_mises"][away]
+    vl = link.links["link1"].envelope["von_mises"][away]
+    assert va.max() == pytest.approx(vl.max(), rel=2e-3)
+    d_a = np.linalg.norm(static.tool_point_deflection, axis=1).max()
+    d_l = np.linalg.norm(link.tool_point_deflection, axis=1).max()
+    assert d_a == pytest.approx(d_l, rel=3e-3)
