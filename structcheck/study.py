@@ -418,7 +418,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     arm = None
     if study.flexibility == "arm":
         with _bar(progress, 1, "arm model (superelements, transient, stresses)") as bar, clock("arm"):
-            arm = arm_stage(study, prep.chain, body, loads, solutions, t)
+            arm = arm_stage(study, prep.chain, body, loads, solutions, t, rigid.point_forces)
             bar.update()
     link_model = solutions
     solutions = arm.solutions if arm else solutions
@@ -436,9 +436,12 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         tool = replace(tool, deflection=arm.tool_deflection)
     # the per-link model's warning about arm-level dynamics it cannot capture does not apply to the arm model
     arm_mode = (tool.arm_mode_hz, tool.arm_mode_time_s) if tool and not arm else (float("nan"), float("nan"))
+    # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the per-link
+    # model's warnings about the minimum-norm split and the tree-only tool deflection do not apply to it
+    undetermined = body.undetermined if not arm else np.zeros_like(body.undetermined)
     warnings = [*body.warnings, *notes, *run_warnings(
-        solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
-        arm_mode, prep.grid.shortest_ramp)]
+        solutions, tree, body.dynamics.joint_names, undetermined, bool(prep.chain.cuts) and not arm,
+        study.tool_point, arm_mode, prep.grid.shortest_ramp)]
     if arm and not study.quasi_static:  # the kept modes matter only to a transient
         warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None

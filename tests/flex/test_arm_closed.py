@@ -1,0 +1,137 @@
+"""Closed chains in the arm model: a planar portal frame (a four-bar) of steel beams against closed-form frame
+solutions.
+
+The frame, in the x-z plane, every joint a revolute about y: column col1 (0.4 m, along z) on the ground at A,
+actuated (rigid); the beam (0.3 m, along x) pinned to col1's top at B; column col2 (0.4 m, down along -z) pinned to
+the beam at C and, through the cut joint jD of the ClosedChain, to the ground at D. All sections 20 x 20 mm. The
+passive pins B, C, D are free about their axes, so col2 is a two-force member, the beam is simply supported, and
+col1 is a cantilever that alone resists sway. The flanges (the beams' end faces) are rigid.
+
+References (Euler-Bernoulli, with Timoshenko's shear term where it matters, kappa = 5/6 for the square):
+- sway frequency: col1 as a cantilever carrying at its top the translating beam and col2 turning about D (its
+  kinetic energy that of a mass m_col2 / 3 at its top): the tip-mass cantilever equation
+  1 + cos b cosh b + mu b (cos b sinh b - sin b cosh b) = 0, mu = (m_beam + m_col2 / 3) / (rho A h)
+  (Blevins, Formulas for Natural Frequency and Mode Shape, Table 8-8);
+- a horizontal force P at B: col1's top deflects P h^3 / (3 E I), its bending stress at mid-height is
+  P (h / 2) (a / 2) / I, the actuated joint A holds the moment P h about the pin axis and the pins none;
+- the beam's own weight (the other links weightless): simply supported, midspan deflection
+  5 q w^4 / (384 E I) + q w^2 / (8 kappa G A); with rigid joints at B and C it would be about 5x smaller.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import beam
+
+from structcheck.errors import InputError
+from structcheck.flex import assemble_arm, reduce_links
+from structcheck.flex.recovery import interface_wrench
+from structcheck.flex.transient import arm_static
+from structcheck.fe.stress import von_mises
+from structcheck.model.materials import get_material
+from structcheck.model.robot import Joint, Link, Robot
+from structcheck.rigid.closedchain import ClosedChain, CutJoint
+from structcheck.verify.arm import tip_mass_roots
+
+H, W, A = 0.4, 0.3, 0.02  # column height, beam span, section side [m]
+Y = np.array([0.0, 1.0, 0.0])
+STEEL = get_material("structural_steel")
+I_A = A ** 4 / 12
+
+
+def _T(p):
+    M = np.eye(4)
+    M[:3, 3] = p
+    return M
+
+
+def frame_chain(actuated=("jA",)) -> ClosedChain:
+    """The portal frame as a ClosedChain: tree ground -jA- col1 -jB- beam -jC- col2, cut joint jD col2-ground."""
+    links = [Link("ground"), Link("col1"), Link("beam"), Link("col2")]
+    joints = [Joint("jA", "revolute", "ground", "col1", _T([0, 0, 0]), Y, -3, 3),
+              Joint("jB", "revolute", "col1", "beam", _T([0, 0, H]), Y, -3, 3),
+              Joint("jC", "revolute", "beam", "col2", _T([W, 0, 0]), Y, -3, 3)]
+    tree = Robot(links, joints)
+    cut = CutJoint("jD", "revolute", "col2", "ground", _T([0, 0, -H]), _T([W, 0, 0]), Y)
+    return ClosedChain(tree, [cut], independent=["jA"], actuated=list(actuated))
+
+
+@pytest.fixture(scope="module")
+def frame():
+    parts = {"col1": beam(H, A, A, 24, ends=("jA", "jB"), axis=2),
+             "beam": beam(W, A, A, 18, ends=("jB", "jC")),
+             "col2": beam(-H, A, A, 24, ends=("jC", "jD"), axis=2)}
+    chain = frame_chain()
+    return chain, parts, reduce_links(chain, parts, 4)
+
+
+def _static(frame, link, F, **kw):
+    chain, _, ses = frame
+    return arm_static(chain, ses, [0.0, 1.0], np.zeros((2, 3)), {link: (F, np.ones((2, 1)))}, **kw)
+
+
+def test_sway_frequency_is_the_tip_mass_cantilever(frame):
+    """Measured +0.06%: the mesh, the rigid flanges and col2's own bending in the sway (its pinned-pinned mode is
+    6.5x higher) together."""
+    chain, _, ses = frame
+    f = assemble_arm(chain, ses, np.zeros(3)).modes(2)[0]
+    mu = (W + H / 3) / H
+    b = tip_mass_roots(mu, 1)[0]
+    f_ref = b ** 2 * np.sqrt(STEEL.E * I_A / (STEEL.density * A * A * H ** 4)) / (2 * np.pi)
+    assert f[0] == pytest.approx(f_ref, rel=5e-3)
+
+
+def test_actuated_joint_holds_the_moment_and_the_pins_none(frame):
+    """P = 100 N along x at B on the beam: joint A carries My = -P h (what the ground exerts on col1), the pins B,
+    C, D carry no moment about their axes (to 1e-12 of P h); col1's top deflects as the cantilever (measured
+    -0.5%) and its mid-height bending stress is P (h/2)(a/2)/I (mean of its surface element nodes, +0.004%)."""
+    chain, parts, ses = frame
+    P = 100.0
+    F = parts["beam"].wrench_basis("jB", np.zeros(3))[:, [0]] * P
+    tr = _static(frame, "beam", F)
+    wA = interface_wrench(ses["col1"], "jA", tr.z["col1"][:1])[0]
+    assert wA[0] == pytest.approx(-P, rel=1e-6)
+    assert wA[4] == pytest.approx(-P * H, rel=1e-6)
+    for link, joint in [("col1", "jB"), ("beam", "jC"), ("col2", "jC"), ("col2", "jD")]:
+        w = interface_wrench(ses[link], joint, tr.z[link][:1], *((F, np.ones((1, 1))) if link == "beam" else ()))
+        assert abs(w[0, 4]) < 1e-12 * P * H, (link, joint)
+    # col2 is a two-force member along z: no horizontal force through it, so all of P goes down col1
+    w = interface_wrench(ses["col2"], "jD", tr.z["col2"][:1])[0]
+    assert abs(w[0]) < 1e-6 * P
+    u = ses["col1"].displacement(tr.z["col1"][0])
+    top = np.isclose(parts["col1"].points[:, 2], H)
+    assert u[top, 0].mean() == pytest.approx(P * H ** 3 / (3 * STEEL.E * I_A), rel=0.01)
+    vm = von_mises(ses["col1"].element_node_stress(tr.z["col1"][0]))[0]
+    pts = parts["col1"].points[parts["col1"].cells]
+    mid = np.isclose(pts[..., 2], H / 2) & np.isclose(np.abs(pts[..., 0]), A / 2)
+    assert vm[mid].mean() == pytest.approx(P * (H / 2) * (A / 2) / I_A, rel=2e-3)
+
+
+def test_pinned_beam_is_simply_supported(frame):
+    """The beam's weight alone: midspan deflection relative to its ends is the simply supported Timoshenko beam's
+    (measured -0.10%); rigid joints would give about a fifth of it. The pins carry no moment; the actuated joint
+    none either (no horizontal thrust: col2 is a two-force member)."""
+    chain, parts, ses = frame
+    g = 9.81
+    F = parts["beam"].body_load_basis()[:, [2]] * -g
+    tr = _static(frame, "beam", F)
+    u = ses["beam"].displacement(tr.z["beam"][0])
+    p = parts["beam"].points
+    on_axis = np.isclose(p[:, 1], 0) & np.isclose(p[:, 2], 0)
+    at = {x: on_axis & np.isclose(p[:, 0], x) for x in (0.0, W / 2, W)}
+    d = u[at[W / 2], 2].mean() - 0.5 * (u[at[0.0], 2].mean() + u[at[W], 2].mean())
+    q = STEEL.density * A * A * g
+    G = STEEL.E / (2 * (1 + STEEL.nu))
+    d_ref = 5 * q * W ** 4 / (384 * STEEL.E * I_A) + q * W ** 2 / (8 * 5 / 6 * G * A * A)
+    assert -d == pytest.approx(d_ref, rel=5e-3)
+    scale = q * W * W
+    for link, joint in [("col1", "jA"), ("col1", "jB"), ("col2", "jC"), ("col2", "jD")]:
+        assert abs(interface_wrench(ses[link], joint, tr.z[link][:1])[0, 4]) < 1e-9 * scale, (link, joint)
+
+
+def test_a_mechanism_is_refused(frame):
+    """With the actuated joint given no stiffness the frame can sway freely: a clear InputError naming it."""
+    _, parts, _ = frame
+    F = parts["beam"].body_load_basis()[:, [2]] * -9.81
+    with pytest.raises(InputError, match=r"mechanism.*jA"):
+        _static(frame, "beam", F, joint_stiffness={"jA": 0.0})
