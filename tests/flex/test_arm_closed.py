@@ -135,3 +135,47 @@ def test_a_mechanism_is_refused(frame):
     F = parts["beam"].body_load_basis()[:, [2]] * -9.81
     with pytest.raises(InputError, match=r"mechanism.*jA"):
         _static(frame, "beam", F, joint_stiffness={"jA": 0.0})
+
+
+def test_study_joint_reactions_are_the_rigid_body_ones_where_determined(frame):
+    """The frame as a Study (gravity, col1 swung 10 deg by its actuator in 1 s, quasi-static arm model): at the
+    reference sample of every frozen pose, every joint's reaction in the arm model equals the closed-chain
+    Newton-Euler joint wrench (tree joints: parent on child, child axes; the cut joint: col2 on the ground,
+    ground axes) to 1e-6 in every component rigid-body mechanics determines. The planar loop's 3 redundant rows
+    leave the pin-axis forces and out-of-plane moments undetermined: those the arm model resolves through the
+    links' compliance (no reference)."""
+    from structcheck.flex.stage import reduce_study_links, rigid_link_loads
+    from structcheck.flex.transient import external_loads
+    from structcheck.study import Study, link_loads, prepare, rigid_stage
+
+    chain, parts, _ = frame
+    study = Study(name="portal", robot=chain, motion={"jA": "STEP(time,0,0,1,10d)"}, parts=parts, t_end=1.0,
+                  n_frames=5, n_modes=2, flexibility="arm", quasi_static=True)
+    prep = prepare(study)
+    rigid = rigid_stage(study, prep, prep.grid.t)
+    loads = link_loads(study, prep, rigid)
+    body, tree = rigid.body, prep.chain.tree
+    ses = reduce_study_links(prep.chain, parts, loads, study.n_modes)
+    ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, study.gravity, rigid.point_forces, ses)}
+    tr = arm_static(prep.chain, ses, rigid.t, body.q, ext, max_joint_change=0.02,
+                    rigid_inertials=body.dynamics.inertials)
+    ref = np.array([np.flatnonzero(np.all(body.q == qr, axis=1))[0] for qr in tr.q_ref])
+    W = body.dynamics.joint_wrenches[ref]  # (n_ref, 4, 6): jA, jB, jC, then the cut jD
+    assert body.undetermined.any()  # the loop really is over-constrained
+    T = body.dynamics.kinematics.T_world_link[ref]
+    R = {n: T[:, tree.link_names.index(n), :3, :3] for n in tree.link_names}
+    arm = {}
+    for joint, child in [("jA", "col1"), ("jB", "beam"), ("jC", "col2")]:
+        F, c = ext[child]
+        arm[joint] = interface_wrench(ses[child], joint, tr.z[child][ref], F, c[ref])
+    F, c = ext["col2"]
+    w = -interface_wrench(ses["col2"], "jD", tr.z["col2"][ref], F, c[ref])  # col2 on the ground, col2 axes
+    R_gc = np.einsum("tji,tjk->tik", R["ground"], R["col2"])
+    arm["jD"] = np.concatenate([np.einsum("tij,tj->ti", R_gc, w[:, :3]), np.einsum("tij,tj->ti", R_gc, w[:, 3:])], 1)
+    # the cut wrench is about the ground's jD frame origin; col2's jD point coincides with it (a closed loop)
+    scale = np.abs(W).max(axis=(0, 1))
+    scale = np.r_[np.full(3, scale[:3].max()), np.full(3, scale[3:].max())]
+    for k, joint in enumerate(["jA", "jB", "jC", "jD"]):
+        det = ~body.undetermined[k]
+        assert det.any()
+        assert np.all(np.abs(arm[joint] - W[:, k])[:, det] <= 1e-6 * scale[det]), joint
