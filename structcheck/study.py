@@ -91,10 +91,11 @@ class Study:
     {surface or line name: category} for regions of it. With a design life, a link whose shortest fatigue life
     is below it fails.
 
-    ``flexibility``: ``"link"`` (each link solved in its own frame, supported at its proximal joint) or ``"arm"``
-    (the links as superelements assembled along the chain, integrated along the motion: payload swinging on the
-    flexible chain, total deformation relative to the ground; the per-link model runs too, for comparison:
-    :mod:`structcheck.flex.stage`). ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its
+    ``flexibility``: ``"arm"`` (default: the links as superelements assembled along the chain and a closed chain's
+    cut joints, integrated along the motion or solved quasi-statically: payload swinging on the flexible chain,
+    total deformation relative to the ground; links without a Part are rigid; in a closed chain only the actuated
+    joints hold load along their axes; the per-link model runs too, for comparison: :mod:`structcheck.flex.stage`)
+    or ``"link"`` (each link solved alone in its own frame, supported at its proximal joint). ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its
     axis [N m/rad] or (torsional, tilt) [N m/rad]; joints not named are rigid. ``arm_max_joint_change`` [rad or m]:
     the arm model is re-assembled whenever a joint has moved this much (frozen-pose segments). In the arm model
     ``payloads`` are attached masses (their elastic inertia swings on the chain); a payload given as a point force
@@ -132,7 +133,7 @@ class Study:
     mean_stress_correction: str | None = None
     surface_factor: float = 1.0
     fatigue_details: Mapping[str, Any] = field(default_factory=dict)
-    flexibility: str = "link"
+    flexibility: str = "arm"
     joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
     arm_max_joint_change: float = 0.05
 
@@ -246,7 +247,7 @@ def prepare(study: Study) -> Prepared:
                              f"{sorted(tree.points)}")
     if study.flexibility not in FLEXIBILITIES:
         raise InputError(f"flexibility must be one of {FLEXIBILITIES}, got {study.flexibility!r}")
-    if study.flexibility == "arm":
+    if study.flexibility == "arm" and study.parts:
         check_arm_inputs(study, chain)
     payloads = linkloads.payload_table(study.payloads, tree)
     linkloads.check_part_placement(tree, study.parts, chain.cuts)
@@ -396,6 +397,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 
         tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}; {element_geometry_note(study.parts)}",
                    file=sys.stderr)
+        tqdm.write(f"structural model: {model_note(study)}", file=sys.stderr)
     clock = _Clock()
     with clock("dynamics"):
         prep = prepare(study)
@@ -409,14 +411,14 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         rigid, loads, notes = refine(study, prep, bases, rigid, loads)
     t, body = rigid.t, rigid.body
     solutions = {}
+    use_arm = study.flexibility == "arm" and bool(prep.fe_links)  # no parts: no structural model at all
     with _bar(progress, len(prep.fe_links), "FE transient response") as bar:
         for name in prep.fe_links:
             with clock(f"fe_{name}"):
-                solutions[name] = link_solution(study, name, bases[name], loads[name], t,
-                                                full_response=study.flexibility != "arm")
+                solutions[name] = link_solution(study, name, bases[name], loads[name], t, full_response=not use_arm)
             bar.update()
     arm = None
-    if study.flexibility == "arm":
+    if use_arm:
         with _bar(progress, 1, "arm model (superelements, transient, stresses)") as bar, clock("arm"):
             arm = arm_stage(study, prep.chain, body, loads, solutions, t, rigid.point_forces)
             bar.update()
@@ -465,6 +467,17 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
                       extra_files=extra_files)
     return result
+
+
+def model_note(study: Study) -> str:
+    """One line for the run header: which structural model runs and what it does."""
+    if not study.parts:
+        return "none (the study has no parts: rigid-body dynamics only)"
+    if study.flexibility == "link":
+        return "per-link (flexibility='link': each link alone, supported at its proximal joint)"
+    how = "quasi-static" if study.quasi_static else "transient"
+    return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
+            f"Part rigid; the per-link model runs beside it for comparison)")
 
 
 def _study_hook(study: Study, name: str, *args):

@@ -118,8 +118,9 @@ def link_interfaces(robot, parts: dict, attached=()) -> dict:
         ifs = {}
         if name == tree.base:
             if GROUND not in part.surfaces:
-                raise InputError(f"base link {name!r}: its Part needs a surface {GROUND!r} (the floor, clamped); "
-                                 f"it has {sorted(part.surfaces)}")
+                raise InputError(f"base link {name!r}: its Part needs a surface {GROUND!r} (the floor, clamped in "
+                                 f"the arm model); it has {sorted(part.surfaces)}. Name it, or set "
+                                 f"flexibility='link'")
             ifs[GROUND] = part.surface_geometry(GROUND)[1]
         for j in tree.joints:
             if j.child == name:
@@ -135,8 +136,9 @@ def link_interfaces(robot, parts: dict, attached=()) -> dict:
                                   else np.asarray(a.point, float))
         for s in ifs:
             if s not in part.surfaces:
-                raise InputError(f"link {name!r}: its Part has no surface {s!r} (the flange of that interface); "
-                                 f"it has {sorted(part.surfaces)}")
+                raise InputError(f"link {name!r}: its Part has no surface {s!r} (the flange of that interface, where "
+                                 f"the arm model joins the links); it has {sorted(part.surfaces)}. Name that "
+                                 f"surface in the mesh, or set flexibility='link'")
         out[name] = ifs
     return out
 
@@ -257,8 +259,8 @@ def check_held(model: "ArmModel", what: str = "") -> None:
                        for lb, v in zip(model.labels, x) if "relative" in lb and v > 1e-3 * x.max()})
     raise InputError(f"the assembled arm{what} is a mechanism (a motion with no stiffness: omega^2 = {w2[0]:.3g}); "
                      f"released joints in it: {involved or 'none'}. Passive joints are free about their axes and "
-                     f"must be held by a closed loop; make the joint actuated (ClosedChain(actuated=...)) or give "
-                     f"it a joint_stiffness > 0")
+                     f"must be held by a closed loop; make the joint actuated (ClosedChain(actuated=...)), give "
+                     f"it a joint_stiffness > 0, or set flexibility='link'")
 
 
 def arm_frequencies(robot, parts: dict, q, n: int = 6, n_modes: int | None = 6, joint_stiffness: dict | None = None,

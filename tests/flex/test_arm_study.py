@@ -33,7 +33,7 @@ def _study(parts, **kw):
 def slow(parts, tmp_path_factory):
     out = tmp_path_factory.mktemp("arm_run")
     arm = run(_study(parts, flexibility="arm"), out, progress=False, vtk=False, plots=False)
-    link = run(_study(parts), progress=False, write=False)
+    link = run(_study(parts, flexibility="link"), progress=False, write=False)
     return arm, link, out
 
 
