@@ -179,3 +179,69 @@ def test_study_joint_reactions_are_the_rigid_body_ones_where_determined(frame):
         det = ~body.undetermined[k]
         assert det.any()
         assert np.all(np.abs(arm[joint] - W[:, k])[:, det] <= 1e-6 * scale[det]), joint
+
+
+def test_info_frequencies_of_a_closed_chain(frame):
+    """`structcheck info`'s arm frequencies (flex.stage.arm_info) on the frame as a study: the first at home is the
+    sway frequency of the tip-mass cantilever (within 0.5%, as above), the passive pins released."""
+    from structcheck.flex.stage import arm_info
+    from structcheck.study import Study
+
+    chain, parts, _ = frame
+    study = Study(name="portal", robot=chain, motion={"jA": "STEP(time,0,0,1,5d)"}, parts=parts, t_end=1.0,
+                  n_frames=3, n_modes=4)
+    info = arm_info(study)
+    b = tip_mass_roots((W + H / 3) / H, 1)[0]
+    f_ref = b ** 2 * np.sqrt(STEEL.E * I_A / (STEEL.density * A * A * H ** 4)) / (2 * np.pi)
+    assert info.home_hz[0] == pytest.approx(f_ref, rel=5e-3)
+    assert info.along.frequency_hz.min() <= info.home_hz[0] * (1 + 1e-9)
+
+
+def test_a_loop_without_any_part_is_refused_with_the_way_out(frame):
+    """col2 without a Part: the cut joint jD would join two links without one (col2 and the ground)."""
+    from structcheck.study import Study, run
+
+    chain, parts, _ = frame
+    study = Study(name="portal", robot=chain, motion={}, parts={n: parts[n] for n in ("col1", "beam")}, t_end=1.0,
+                  n_frames=2)
+    with pytest.raises(InputError, match=r"cut joint 'jD' joins two links without a Part.*flexibility='link'"):
+        run(study, progress=False, write=False)
+
+
+def test_hydraulic_cylinders_hold_the_arm_along_their_stroke():
+    """Paper 001's arm (studies/hydraulic_arm.py) at rest under gravity, quasi-static arm model: the boom and the
+    arm are held only by the two cylinders (their joints theta2, theta5 and the rod eyes are passive pins), so the
+    assembly is non-singular only because a prismatic actuator is rigid along its stroke; the force each
+    cylinder's rod carries along its axis (the interface wrench at the prismatic joint) is the rigid-body
+    actuator force (1e-6), and the passive pins carry no moment about their axes."""
+    import importlib.util
+    from pathlib import Path
+
+    from structcheck.flex.stage import reduce_study_links, rigid_link_loads
+    from structcheck.flex.transient import external_loads
+    from structcheck.study import link_loads, prepare, replace, rigid_stage
+
+    path = Path(__file__).resolve().parents[2] / "studies" / "hydraulic_arm.py"
+    spec = importlib.util.spec_from_file_location("hydraulic_arm_study", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    study = replace(mod.build(n_frames=2), motion={}, t_end=1.0, n_modes=2, quasi_static=True, summary_extra=None,
+                    write_extra=None)
+    prep = prepare(study)
+    rigid = rigid_stage(study, prep, prep.grid.t[:1])
+    loads = link_loads(study, prep, rigid)
+    body, tree = rigid.body, prep.chain.tree
+    ses = reduce_study_links(prep.chain, dict(study.parts), loads, study.n_modes)
+    ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, study.gravity, rigid.point_forces, ses)}
+    tr = arm_static(prep.chain, ses, rigid.t, body.q, ext, rigid_inertials=body.dynamics.inertials)
+    for cyl, rod in [("d4", "rod_1"), ("d7", "rod_2")]:
+        F, c = ext[rod]
+        w = interface_wrench(ses[rod], cyl, tr.z[rod], F, c)[0]
+        axis = tree.joint(cyl).axis  # along the rod, its link axes
+        tau = body.tau[0, tree.dof_names.index(cyl)]
+        assert abs(tau) > 100.0  # the cylinders really carry the arm's weight [N]
+        assert w[:3] @ axis == pytest.approx(tau, rel=1e-6)
+    for pin, link in [("theta2", "boom"), ("theta5", "arm"), ("pin_C", "rod_1"), ("pin_G", "rod_2")]:
+        F, c = ext[link]
+        w = interface_wrench(ses[link], pin, tr.z[link], F, c)[0]
+        assert abs(w[5]) < 1e-9 * abs(body.tau[0]).max(), pin  # the pin axes are the link frames' z
