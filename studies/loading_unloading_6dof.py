@@ -8,7 +8,9 @@ released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift de
 6061-O temper). Link geometry is our own (the paper does not give it), sized like a real
 20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
 ``mesh_dir`` reads the parts from another folder (e.g. finer meshes made by
-``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``).
+``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``). Structural model: ``flexibility`` 'arm'
+(default: the links as superelements assembled along the chain, the payload ramps' arm-level dynamics included)
+or 'link' (each link alone, supported at its proximal joint; see docs/flex.md).
 
     python studies/loading_unloading_6dof.py [--out DIR] [--wall-mm 8] [--mesh-dir DIR] [--flexibility arm|link]
 """
