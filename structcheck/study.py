@@ -451,7 +451,10 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
     summary = flexibility_summary(summary, study, arm, None if arm is None else
-                                  {n: link_model_peak(s) for n, s in link_model.items()})
+                                  {n: link_model_peak(s) for n, s in link_model.items()},
+                                  {n: s.quasi_static_max_von_mises_pa for n, s in link_model.items()},
+                                  {n: s.basis.omega[0] / (2 * np.pi) if len(s.basis.omega) else float("nan")
+                                   for n, s in link_model.items()})
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,

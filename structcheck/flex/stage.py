@@ -16,7 +16,7 @@ import numpy as np
 from ..checks import LinkSolution
 from ..errors import InputError
 from ..fe.linkbasis import LinkBasis
-from ..fe.response import respond
+from ..fe.response import peak_von_mises, respond
 from ..fe.solvers import single_thread_blas
 from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
@@ -117,7 +117,8 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     else:
         tr = arm_transient(chain, ses, t, body.q, ext, damping=study.damping_ratio, **options)
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
-    solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n]) for n in ses}
+    solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n],
+                                   None if study.quasi_static else tr.z_static[n]) for n in ses}
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None
     if study.tool_point:
@@ -133,10 +134,12 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
                     modes_time_s=time_s, mode_shapes=shapes, cutoff_hz=cutoff, timings=timings)
 
 
-def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
+def _link_solution(name, se, ld, z, link_solution, z_static=None) -> LinkSolution:
     """One link's arm-model solution in the per-link layout: no unit-load columns, the superelement basis as the
     'modes' (omega: its fixed-interface frequencies), z as the modal coefficients, both turned to the principal
-    directions of the history (:func:`principal_basis`)."""
+    directions of the history (:func:`principal_basis`). ``z_static`` (n_t, n_red): the quasi-static part of z
+    (transient runs), whose peak at the element nodes is the solution's quasi-static peak: the transient / quasi-
+    static ratio is then the arm-level dynamic amplification (NaN for a quasi-static run, as per link)."""
     n = se.Psi.shape[0]
     V = principal_basis(z)
     S = se.stress_basis
@@ -144,8 +147,9 @@ def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
     basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=se.Psi @ V, omega=se.omega, S=S)
     z = z @ V
     response = respond(se.part, basis, np.zeros((len(z), 0)), z, brittle=se.part.material.criterion == "max_principal")
+    qs = float("nan") if z_static is None else peak_von_mises(basis, z_static @ V)
     return LinkSolution(name=name, part=se.part, loads=replace(ld, F=ld.F[:, :0], coeff=ld.coeff[:, :0], columns=()),
-                        basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=float("nan"),
+                        basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=qs,
                         equilibrium_error=link_solution.equilibrium_error)
 
 

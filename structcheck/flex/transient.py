@@ -50,7 +50,9 @@ class ArmTransient:
     axes of the frozen pose of each sample's segment). ``segments`` (n_seg + 1,) sample indices where the frozen
     segments start (the last entry n_t - 1 ends the last one; boundaries belong to both neighbours); ``q_ref``
     (n_seg, n_dof) the joint values each segment is assembled at; ``frequency_hz`` (n_seg, n_freq) the lowest
-    natural frequencies of each segment's assembled model."""
+    natural frequencies of each segment's assembled model. ``z_static`` link -> (n_t, n_red): the quasi-static part
+    K^-1 f(t) of each superelement's coordinates (equal to ``z`` for :func:`arm_static`), for the arm-level dynamic
+    amplification."""
 
     t: np.ndarray
     z: dict
@@ -58,6 +60,7 @@ class ArmTransient:
     segments: np.ndarray
     q_ref: np.ndarray
     frequency_hz: np.ndarray
+    z_static: dict | None = None
 
 
 def frozen_segments(q: np.ndarray, max_joint_change: float) -> np.ndarray:
@@ -147,21 +150,24 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
             raise InputError(f"link {name!r}: len(t) = {len(t)}, but its load coefficients have {len(c)} samples")
     starts = frozen_segments(q, max_joint_change)
     z = {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
+    z_static = z if static else {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
     x_all, q_ref, freqs, state = None, [], [], None
     with single_thread_blas():  # small dense matrices: BLAS threads only wait on each other (100x slower loaded)
         for a, b in zip(starts[:-1], starts[1:]):
-            x, state, q_mid, omega = _run_segment(assemble, t, q, red, a, b, damping, state, z,
+            x, state, q_mid, omega = _run_segment(assemble, t, q, red, a, b, damping, state, z, z_static,
                                                   n_frequencies if static else None)
             if x_all is None:
                 x_all = np.empty((len(t), x.shape[1]))
             x_all[a:b + 1] = x
             q_ref.append(q_mid)
             freqs.append(omega[:n_frequencies] / (2 * np.pi))
-    return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs))
+    return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs),
+                        z_static=z_static)
 
 
-def _run_segment(assemble, t, q, red, a, b, damping, state, z, static_frequencies=None):
-    """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1];
+def _run_segment(assemble, t, q, red, a, b, damping, state, z, z_static, static_frequencies=None):
+    """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1] and
+    its quasi-static part z_static[link][a:b + 1];
     returns x (n_seg, n), the end state (dynamic parts, see :func:`_segment`), the reference q and the assembled
     omega (n,) [rad/s]. ``static_frequencies`` (a count): quasi-static, with that many lowest omega. The first
     segment's model is checked for mechanisms (:func:`~structcheck.flex.assembly.check_held`)."""
@@ -171,11 +177,13 @@ def _run_segment(assemble, t, q, red, a, b, damping, state, z, static_frequencie
     if a == 0:
         check_held(model, f" at t = {t[mid]:.4g} s")
     if static_frequencies is None:
-        x, end_state, omega = _segment(model, red, t, a, b, damping, state)
+        x, x_static, end_state, omega = _segment(model, red, t, a, b, damping, state)
     else:
         x, end_state, omega = _static_segment(model, red, a, b), None, _lowest_omega(model, static_frequencies)
+        x_static = x
     for name, L in model.maps.items():
         z[name][seg] = x @ L.T
+        z_static[name][seg] = x_static @ L.T
     for name, L in model.rigid_maps.items():  # a rigid link's origin motion (d, theta), link axes
         z.setdefault(name, np.full((len(t), 6), np.nan))[seg] = x @ L.T
     return x, end_state, q[mid], omega
@@ -211,7 +219,8 @@ def _lowest_omega(model, n: int) -> np.ndarray:
 
 
 def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
-    """x (n_seg, n) of one frozen segment on the samples a..b of t, the end state and omega (n,) [rad/s].
+    """x (n_seg, n) of one frozen segment on the samples a..b of t, its quasi-static part K^-1 f (n_seg, n), the end
+    state and omega (n,) [rad/s].
 
     The state carried between segments is the dynamic part (x - K^-1 f, x' - K^-1 f'), f' the load rate over the
     step before the boundary: the new segment starts at its own static solution plus that dynamic part, so a
@@ -241,10 +250,11 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
     # mode-acceleration form: the static part through a solve with K keeps the digits that the eigenvectors of
     # the mixed-unit (m, rad, modal) system lose; with all modes kept it equals X eta exactly in exact arithmetic
     dyn = (eta - Qf / w2) @ X.T
-    x = sla.cho_solve(sla.cho_factor(model.K), f.T).T + dyn
+    x_static = sla.cho_solve(sla.cho_factor(model.K), f.T).T
+    x = x_static + dyn
     end_rate = (Qf[-1] - Qf[-2]) / (ts[-1] - ts[-2]) / w2 if len(ts) > 1 else np.zeros_like(w2)
     end_state = (dyn[-1], (etad[-1] - end_rate) @ X.T)
-    return x, end_state, omega
+    return x, x_static, end_state, omega
 
 
 def external_loads(link_loads: dict) -> dict:

@@ -83,6 +83,14 @@ def test_agrees_with_the_transient_arm_model_under_a_slow_load(runs):
     # the frequencies are still reported (quasi-static is justified by them), and equal the transient run's
     assert static.summary["arm_modes_hz"] == pytest.approx(transient.summary["arm_modes_hz"], rel=1e-7)  # two eigensolvers
     assert not any("fixed-interface modes only up to" in w for w in static.summary["warnings"])
+    # the transient run's quasi-static peak (the static part K^-1 f of its own solution, for the arm-level dynamic
+    # amplification) is the quasi-static run's peak; a quasi-static run reports none, as the per-link model
+    for name in ("link1", "link2"):
+        qs = transient.summary["links"][name]["quasi_static_max_von_mises_pa"]
+        assert qs == pytest.approx(static.links[name].max_von_mises_pa, rel=1e-9)
+        assert transient.summary["links"][name]["dynamic_amplification"] == pytest.approx(
+            transient.links[name].max_von_mises_pa / qs, rel=1e-12)
+        assert static.summary["links"][name]["quasi_static_max_von_mises_pa"] is None
 
 
 def test_agrees_with_the_per_link_quasi_static_model(runs, parts):
