@@ -95,9 +95,11 @@ class Study:
     cut joints, integrated along the motion or solved quasi-statically: payload swinging on the flexible chain,
     total deformation relative to the ground; links without a Part are rigid; in a closed chain only the actuated
     joints hold load along their axes; the per-link model runs too, for comparison: :mod:`structcheck.flex.stage`)
-    or ``"link"`` (each link solved alone in its own frame, supported at its proximal joint). ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its
-    axis [N m/rad] or (torsional, tilt) [N m/rad]; joints not named are rigid. ``arm_max_joint_change`` [rad or m]:
-    the arm model is re-assembled whenever a joint has moved this much (frozen-pose segments). In the arm model
+    or ``"link"`` (each link solved alone in its own frame, supported at its proximal joint). ``joint_stiffness``
+    (arm model): joint name -> torsional stiffness about its axis [N m/rad] or (torsional, tilt) [N m/rad]; joints
+    not named are rigid (actuated) or free about their axes (a closed chain's passive joints).
+    ``arm_max_joint_change`` [rad or m]: the arm model is re-assembled whenever a joint has moved this much
+    (frozen-pose segments). In the arm model
     ``payloads`` are attached masses (their elastic inertia swings on the chain); a payload given as a point force
     has no mass there (``payload_mass_kg`` serves the per-link model's estimate only).
     """

@@ -3,7 +3,8 @@ joints) at a pose q.
 
 Global coordinates x: the world-frame motion (d, theta) of one 6-DOF node per joint (and per free interface such
 as a tool flange carrying a mass), the released relative motions of compliant and passive joints, and every link's
-modal and residual-vector coordinates. Links without a Part are rigid (no coordinates of their own). A link's interface coordinates are its node's world motion turned into link axes,
+modal and residual-vector coordinates. Links without a Part are rigid (no coordinates of their own). A link's
+interface coordinates are its node's world motion turned into link axes,
 z_if = diag(R^T, R^T) x_node (R = R_world_link at q), so the superelements are pose-invariant and only these
 rotations change with q. Per link, z = L x (:attr:`ArmModel.maps`) and
 

@@ -210,15 +210,17 @@ def arm_info(study, n: int = 6) -> ArmInfo | None:
     frozen poses of the motion (``study.arm_max_joint_change`` on the study's analysis grid, before the refinement
     a run adds where links ring), the links reduced once with ``study.n_modes`` fixed-interface modes and
     body-load residual vectors, ``study.joint_stiffness``, payloads given as masses included, links without a Part
-    rigid, a closed chain's passive joints free about their axes. None where the arm model does not apply (a cut
-    joint between two links without a Part). A run's ``arm_modes_hz`` can differ slightly: its superelements carry
-    residual vectors of all its loads (point-force patches too)."""
+    rigid, a closed chain's passive joints free about their axes. None where the arm model does not apply (no parts,
+    a cut joint between two links without a Part). A run's ``arm_modes_hz`` can differ slightly: its superelements
+    carry residual vectors of all its loads (point-force patches too)."""
     from ..study import prepare, rigid_stage
     from .assembly import assemble_arm, reduce_links
 
     prep = prepare(replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None,
                            design_life_cycles=None))
     chain, tree = prep.chain, prep.chain.tree
+    if not study.parts:
+        return None  # no structure: rigid-body dynamics only
     try:
         check_arm_inputs(study, chain)
     except InputError:

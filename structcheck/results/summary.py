@@ -124,7 +124,8 @@ def flexibility_summary(summary: dict, study, arm, link_model_peaks: dict | None
     ``analysis`` the arm stage's phases (``arm_timings_s``: parts of ``timings_s.arm``). ``study`` a
     ``study.Study``, ``arm`` its ``flex.stage.ArmStage`` (None for the per-link model, or when the study has no
     parts). ``flexibility`` is the model that ran."""
-    out = {**summary, "flexibility": "arm" if arm is not None else "link", "arm_modes_hz": None, "time_of_arm_modes_s": None,
+    out = {**summary, "flexibility": "arm" if arm is not None else "link", "arm_modes_hz": None,
+           "time_of_arm_modes_s": None,
            "max_total_deformation_m": None}
     if arm is None:
         return out
