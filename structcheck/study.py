@@ -91,12 +91,15 @@ class Study:
     {surface or line name: category} for regions of it. With a design life, a link whose shortest fatigue life
     is below it fails.
 
-    ``flexibility``: ``"link"`` (each link solved in its own frame, supported at its proximal joint) or ``"arm"``
-    (the links as superelements assembled along the chain, integrated along the motion: payload swinging on the
-    flexible chain, total deformation relative to the ground; the per-link model runs too, for comparison:
-    :mod:`structcheck.flex.stage`). ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its
-    axis [N m/rad] or (torsional, tilt) [N m/rad]; joints not named are rigid. ``arm_max_joint_change`` [rad or m]:
-    the arm model is re-assembled whenever a joint has moved this much (frozen-pose segments). In the arm model
+    ``flexibility``: ``"arm"`` (default: the links as superelements assembled along the chain and a closed chain's
+    cut joints, integrated along the motion or solved quasi-statically: payload swinging on the flexible chain,
+    total deformation relative to the ground; links without a Part are rigid; in a closed chain only the actuated
+    joints hold load along their axes; the per-link model runs too, for comparison: :mod:`structcheck.flex.stage`)
+    or ``"link"`` (each link solved alone in its own frame, supported at its proximal joint). ``joint_stiffness``
+    (arm model): joint name -> torsional stiffness about its axis [N m/rad] or (torsional, tilt) [N m/rad]; joints
+    not named are rigid (actuated) or free about their axes (a closed chain's passive joints).
+    ``arm_max_joint_change`` [rad or m]: the arm model is re-assembled whenever a joint has moved this much
+    (frozen-pose segments). In the arm model
     ``payloads`` are attached masses (their elastic inertia swings on the chain); a payload given as a point force
     has no mass there (``payload_mass_kg`` serves the per-link model's estimate only).
     """
@@ -132,7 +135,7 @@ class Study:
     mean_stress_correction: str | None = None
     surface_factor: float = 1.0
     fatigue_details: Mapping[str, Any] = field(default_factory=dict)
-    flexibility: str = "link"
+    flexibility: str = "arm"
     joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
     arm_max_joint_change: float = 0.05
 
@@ -246,7 +249,7 @@ def prepare(study: Study) -> Prepared:
                              f"{sorted(tree.points)}")
     if study.flexibility not in FLEXIBILITIES:
         raise InputError(f"flexibility must be one of {FLEXIBILITIES}, got {study.flexibility!r}")
-    if study.flexibility == "arm":
+    if study.flexibility == "arm" and study.parts:
         check_arm_inputs(study, chain)
     payloads = linkloads.payload_table(study.payloads, tree)
     linkloads.check_part_placement(tree, study.parts, chain.cuts)
@@ -396,6 +399,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 
         tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}; {element_geometry_note(study.parts)}",
                    file=sys.stderr)
+        tqdm.write(f"structural model: {model_note(study)}", file=sys.stderr)
     clock = _Clock()
     with clock("dynamics"):
         prep = prepare(study)
@@ -409,16 +413,16 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         rigid, loads, notes = refine(study, prep, bases, rigid, loads)
     t, body = rigid.t, rigid.body
     solutions = {}
+    use_arm = study.flexibility == "arm" and bool(prep.fe_links)  # no parts: no structural model at all
     with _bar(progress, len(prep.fe_links), "FE transient response") as bar:
         for name in prep.fe_links:
             with clock(f"fe_{name}"):
-                solutions[name] = link_solution(study, name, bases[name], loads[name], t,
-                                                full_response=study.flexibility != "arm")
+                solutions[name] = link_solution(study, name, bases[name], loads[name], t, full_response=not use_arm)
             bar.update()
     arm = None
-    if study.flexibility == "arm":
+    if use_arm:
         with _bar(progress, 1, "arm model (superelements, transient, stresses)") as bar, clock("arm"):
-            arm = arm_stage(study, prep.chain, body, loads, solutions, t)
+            arm = arm_stage(study, prep.chain, body, loads, solutions, t, rigid.point_forces)
             bar.update()
     link_model = solutions
     solutions = arm.solutions if arm else solutions
@@ -436,17 +440,23 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         tool = replace(tool, deflection=arm.tool_deflection)
     # the per-link model's warning about arm-level dynamics it cannot capture does not apply to the arm model
     arm_mode = (tool.arm_mode_hz, tool.arm_mode_time_s) if tool and not arm else (float("nan"), float("nan"))
+    # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the per-link
+    # model's warnings about the minimum-norm split and the tree-only tool deflection do not apply to it
+    undetermined = body.undetermined if not arm else np.zeros_like(body.undetermined)
     warnings = [*body.warnings, *notes, *run_warnings(
-        solutions, tree, body.dynamics.joint_names, body.undetermined, bool(prep.chain.cuts), study.tool_point,
-        arm_mode, prep.grid.shortest_ramp)]
-    if arm:
+        solutions, tree, body.dynamics.joint_names, undetermined, bool(prep.chain.cuts) and not arm,
+        study.tool_point, arm_mode, prep.grid.shortest_ramp)]
+    if arm and not study.quasi_static:  # the kept modes matter only to a transient
         warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     passed = verdict(links, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
     summary = flexibility_summary(summary, study, arm, None if arm is None else
-                                  {n: link_model_peak(s) for n, s in link_model.items()})
+                                  {n: link_model_peak(s) for n, s in link_model.items()},
+                                  {n: s.quasi_static_max_von_mises_pa for n, s in link_model.items()},
+                                  {n: s.basis.omega[0] / (2 * np.pi) if len(s.basis.omega) else float("nan")
+                                   for n, s in link_model.items()})
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
@@ -462,6 +472,17 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
         write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
                       extra_files=extra_files)
     return result
+
+
+def model_note(study: Study) -> str:
+    """One line for the run header: which structural model runs and what it does."""
+    if not study.parts:
+        return "none (the study has no parts: rigid-body dynamics only)"
+    if study.flexibility == "link":
+        return "per-link (flexibility='link': each link alone, supported at its proximal joint)"
+    how = "quasi-static" if study.quasi_static else "transient"
+    return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
+            f"Part rigid; the per-link model runs beside it for comparison)")
 
 
 def _study_hook(study: Study, name: str, *args):

@@ -14,6 +14,8 @@ pin forces along the pin axes and the out-of-plane moments are marked undetermin
 Motion (paper section 2.2): theta1 = pi/18 t, d4 = 0.1 + 0.005 t, d7 = 0.1 + 0.02 t [rad, m, s], 0 <= t <= 10 s
 (its Figs. 7 and 8 show t = 0 and t = 10 s). The lengths are the paper's, recovered from its inverse-kinematics
 example (meshes/make_hydraulic_meshes.py, docs/paper001.md); the masses, sections and the rods' lengths are ours.
+Structural model: the arm model (the default): boom, arm and rods as superelements, the column and the barrels
+(no mesh) rigid, the passive pins free about their axes, the cylinders rigid along their stroke (docs/flex.md).
 
 The cylinder forces and the pin forces at C and G are also computed by the paper's own method (Lagrange's
 equations with multipliers for f1..f4, then the multipliers eliminated; studies/paper001_lagrange.py); every run

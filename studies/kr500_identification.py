@@ -14,7 +14,8 @@ others locked, 2 s in 100 steps. See docs/paper003.md for the assumptions (initi
 4. The six steel cylinders as FE parts (meshes/kr500, each part's density set so that its mass is Table 2's)
    along the paper's motion: a Study like the others, whose summary.json also holds the identification
    (``identification``, ``bodies``, ``reactions_at_1_5_s``) and whose folder holds table4.csv,
-   base_parameters.csv and identification.png.
+   base_parameters.csv and identification.png. Structural model: the arm model (the default), the rail carriage
+   (no mesh) rigid.
 
     python studies/kr500_identification.py [--out DIR] [--n-frames 41]
     structcheck run studies/kr500_identification.py

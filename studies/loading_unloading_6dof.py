@@ -8,9 +8,11 @@ released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift de
 6061-O temper). Link geometry is our own (the paper does not give it), sized like a real
 20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
 ``mesh_dir`` reads the parts from another folder (e.g. finer meshes made by
-``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``).
+``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``). Structural model: ``flexibility`` 'arm'
+(default: the links as superelements assembled along the chain, the payload ramps' arm-level dynamics included)
+or 'link' (each link alone, supported at its proximal joint; see docs/flex.md).
 
-    python studies/loading_unloading_6dof.py [--out DIR] [--wall-mm 8] [--mesh-dir DIR]
+    python studies/loading_unloading_6dof.py [--out DIR] [--wall-mm 8] [--mesh-dir DIR] [--flexibility arm|link]
 """
 from __future__ import annotations
 
@@ -47,9 +49,10 @@ CYCLES_PER_HOUR = 3600.0 / 10.0
 DESIGN_LIFE_HOURS = 2 * 8 * 250 * 20
 
 
-def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "") -> Study:
+def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "", flexibility: str = "arm") -> Study:
     """The study with the upper arm's wall thickness ``wall_mm`` [mm] (other dimensions as documented); the
-    parts' meshes are read from ``mesh_dir`` when given (meshes made for ``wall_mm``)."""
+    parts' meshes are read from ``mesh_dir`` when given (meshes made for ``wall_mm``); ``flexibility`` the
+    structural model: 'arm' (the links assembled as superelements) or 'link' (each link alone)."""
     # the shipped meshes, or regenerated once for another wall, or the caller's folder
     folder = mesh_folder(mesh_dir) if mesh_dir else meshes.mesh_folder(wall_mm)
     robot = sc.Robot.from_modified_dh(
@@ -62,7 +65,7 @@ def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "") ->
         point_forces=(PointForce("claw_left", CLAW_FORCE, (0, 0, -1)),
                       PointForce("claw_right", CLAW_FORCE, (0, 0, -1))),
         damping_ratio=0.02, n_modes=10, required_safety_factor=1.5, tool_point="tcp", payload_mass_kg=20.0,
-        cycles_per_hour=CYCLES_PER_HOUR, design_life_hours=DESIGN_LIFE_HOURS,
+        cycles_per_hour=CYCLES_PER_HOUR, design_life_hours=DESIGN_LIFE_HOURS, flexibility=flexibility,
         description="Paper 004 loading/unloading robot, STEP motion laws of section 3.1, 2 x 98 N claw forces",
         parameters={"wall_mm": wall_mm, **({"mesh_dir": str(folder)} if mesh_dir else {})})
 

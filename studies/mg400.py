@@ -19,6 +19,8 @@ No payload (the paper's J4 carries no fixture); ``payload_kg`` puts a point mass
 
 FE: our own 6061 parts (meshes/make_mg400_meshes.py), each part's density set so that its mass equals Table 6
 (the study's FE run then takes the centres of mass and inertias from the meshes, so that the FE loads balance).
+Structural model: the arm model (the default): the nine parts as superelements joined at the tree and cut joints,
+the six passive joints free about their axes, the tool flange L4 (no mesh) rigid (docs/flex.md).
 The paper comparisons (Tables 3, 4, 7, the three planners on the Table 6 model) are in :func:`paper_checks`;
 every run puts them in its ``summary.json`` (``fk_table_max_error_mm``, ``ik_table_max_error_deg``,
 ``path_deviation_max_mm`` per planner, the rest under ``paper002``).

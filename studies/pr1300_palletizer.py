@@ -22,7 +22,9 @@ Masses: the parts are HT200 meshes of Table 2's members (our reading of the tabl
 motors and reducers are point masses (J2 and J2p on the turret, J4 on the wrist bracket) with assumed masses
 (:data:`DRIVE_MASSES`): the paper gives their models, not their masses. The peak torques of the big arm (J2) and
 the forearm (J2p) are compared with the paper's (about 2900 N m at 0.12 s and 700 N m at 0.36 s) in summary.json
-(``paper000``) and ``paper000_torques.csv``/``.png``.
+(``paper000``) and ``paper000_torques.csv``/``.png``. Structural model: the arm model (the default): the nine
+parts as superelements joined at the tree and cut joints, the passive joints free about their axes
+(docs/flex.md).
 
     python studies/pr1300_palletizer.py [--out DIR] [--n-frames 53]
 """

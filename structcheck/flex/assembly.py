@@ -1,30 +1,34 @@
-"""Whole-arm flexible model: the links' superelements assembled along the robot's tree at a pose q.
+"""Whole-arm flexible model: the links' superelements assembled along the robot's tree (and a closed chain's cut
+joints) at a pose q.
 
 Global coordinates x: the world-frame motion (d, theta) of one 6-DOF node per joint (and per free interface such
-as a tool flange carrying a mass), the released relative rotations of compliant joints, and every link's modal and
-residual-vector coordinates. A link's interface coordinates are its node's world motion turned into link axes,
+as a tool flange carrying a mass), the released relative motions of compliant and passive joints, and every link's
+modal and residual-vector coordinates. Links without a Part are rigid (no coordinates of their own). A link's
+interface coordinates are its node's world motion turned into link axes,
 z_if = diag(R^T, R^T) x_node (R = R_world_link at q), so the superelements are pose-invariant and only these
 rotations change with q. Per link, z = L x (:attr:`ArmModel.maps`) and
 
-    K = sum_links L^T K_r L + joint springs,   M = sum_links L^T M_r L + attached masses.
+    K = sum_links L^T K_r L + joint springs,   M = sum_links L^T M_r L + rigid links + attached masses.
 
 Joints: the parent's interface named after the joint and the child's interface of the same name are joined, rigid
 in all six directions, or with a torsional spring about the joint axis (``joint_stiffness[name] = k`` [N m/rad])
 and optionally a tilt spring about the two perpendicular axes (``(k, k_tilt)``): the child node's rotation is the
 parent's plus the released relative rotations. The base's surface ``ground`` is clamped; if the base has no Part,
 the proximal interfaces of its children are clamped. Prismatic joints are rigid at their current stroke (the two
-flange points are joined through the offset between them).
+flange points are joined through the offset between them). In a closed chain only the actuated joints hold load
+along their axes; passive joints are free there (:mod:`structcheck.flex.topology`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
 
 from ..errors import InputError
-from ..spatial import perpendicular_basis, skew
+from ..spatial import skew
 from .superelement import Superelement
+from .topology import Topology, cut_joints, expression_matrix, rigid_mass_matrix, tree_joints
 
 GROUND = "ground"
 
@@ -53,7 +57,9 @@ class AttachedMass:
 @dataclass(frozen=True)
 class ArmModel:
     """The assembled reduced arm at one pose. ``K``, ``M`` (n, n) in global coordinates x; ``superelements`` link ->
-    :class:`Superelement`; ``maps`` link -> L (n_red, n) with z_link = L x; ``R_world_link`` link -> (3, 3);
+    :class:`Superelement`; ``maps`` link -> L (n_red, n) with z_link = L x; ``rigid_maps`` link -> (6, n): the
+    motion (d, theta) of a rigid link's (one without a Part) frame origin in its link axes; ``R_world_link`` link
+    -> (3, 3);
     ``loads`` (n, 3) global load vectors of unit gravity components g_x, g_y, g_z [m/s^2] (world axes), body
     loads and attached masses; ``labels`` (n,) what every global coordinate is."""
 
@@ -64,6 +70,7 @@ class ArmModel:
     R_world_link: dict
     gravity_loads: np.ndarray
     labels: tuple
+    rigid_maps: dict = field(default_factory=dict)
 
     def link_coordinates(self, x: np.ndarray) -> dict:
         """Reduced coordinates per link, link -> z (..., n_red), of global coordinates x (..., n)."""
@@ -91,32 +98,48 @@ class ArmModes:
     model: ArmModel
 
 
+def chain_parts(robot):
+    """(tree Robot, cut joints, passive joint names) of a Robot (an open tree: every joint actuated) or a
+    :class:`~structcheck.rigid.closedchain.ClosedChain` (passive: the tree coordinates that are not actuated)."""
+    from ..rigid.stage import as_chain
+
+    chain = as_chain(robot)
+    return chain.tree, chain.cuts, set(chain.coordinate_names) - set(chain.actuated)
+
+
 def link_interfaces(robot, parts: dict, attached=()) -> dict:
     """Per link with a Part: interface name -> reference point (3,) [m, link frame]: the joint to its parent at the
-    link-frame origin, the joints to its children at their ``origin`` translation, ``ground`` on the base (surface
-    centroid), and the surfaces of ``attached`` masses."""
+    link-frame origin, the joints to its children at their ``origin`` translation, a closed chain's cut joints at
+    their frame on this link, ``ground`` on the base (surface centroid), and the surfaces of ``attached`` masses.
+    ``robot``: a Robot or a ClosedChain."""
+    tree, cuts, _ = chain_parts(robot)
     out = {}
     for name, part in parts.items():
-        robot.link(name)  # InputError on an unknown link
+        tree.link(name)  # InputError on an unknown link
         ifs = {}
-        if name == robot.base:
+        if name == tree.base:
             if GROUND not in part.surfaces:
-                raise InputError(f"base link {name!r}: its Part needs a surface {GROUND!r} (the floor, clamped); "
-                                 f"it has {sorted(part.surfaces)}")
+                raise InputError(f"base link {name!r}: its Part needs a surface {GROUND!r} (the floor, clamped in "
+                                 f"the arm model); it has {sorted(part.surfaces)}. Name it, or set "
+                                 f"flexibility='link'")
             ifs[GROUND] = part.surface_geometry(GROUND)[1]
-        for j in robot.joints:
+        for j in tree.joints:
             if j.child == name:
                 ifs[j.name] = np.zeros(3)
-            elif j.parent == name and j.child in parts:
+            elif j.parent == name:
                 ifs[j.name] = np.asarray(j.origin, float)[:3, 3].copy()
+        for c in cuts:
+            if name in (c.parent, c.child):
+                ifs[c.name] = np.asarray(c.origin if name == c.parent else c.child_origin, float)[:3, 3].copy()
         for a in attached:
             if a.link == name and a.surface not in ifs:
                 ifs[a.surface] = (part.surface_geometry(a.surface)[1] if a.point is None
                                   else np.asarray(a.point, float))
         for s in ifs:
             if s not in part.surfaces:
-                raise InputError(f"link {name!r}: its Part has no surface {s!r} (the flange of that interface); "
-                                 f"it has {sorted(part.surfaces)}")
+                raise InputError(f"link {name!r}: its Part has no surface {s!r} (the flange of that interface, where "
+                                 f"the arm model joins the links); it has {sorted(part.surfaces)}. Name that "
+                                 f"surface in the mesh, or set flexibility='link'")
         out[name] = ifs
     return out
 
@@ -130,111 +153,115 @@ def reduce_links(robot, parts: dict, n_modes: int | None = 6, attached=(), coupl
     return {n: Superelement.from_part(parts[n], ifs[n], n_modes, coupling=coupling, **options) for n in parts}
 
 
-def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = None, attached=()) -> ArmModel:
-    """The reduced arm at joint values q (n_dof,): see the module doc. ``joint_stiffness``: joint -> k [N m/rad]
-    about the joint axis, or (k, k_tilt) [N m/rad]; joints not listed are rigid. ``attached``: AttachedMass list
-    (their surfaces must be interfaces of the superelements: reduce with the same list)."""
+def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = None, attached=(),
+                 rigid_inertials=None) -> ArmModel:
+    """The reduced arm at the tree's joint values q (n_coords,): see the module doc and
+    :mod:`structcheck.flex.topology`. ``robot``: a Robot or a ClosedChain (its cut joints join the links'
+    interfaces of their names; its passive joints are free about their axes). ``joint_stiffness``: joint -> k
+    [N m/rad] about the joint axis, or (k, k_tilt) [N m/rad]; joints not listed are rigid (actuated) or free
+    (passive). ``attached``: AttachedMass list (their surfaces must be interfaces of the superelements: reduce with
+    the same list). Links without a superelement are rigid, their mass matrices from ``rigid_inertials``
+    (:class:`~structcheck.rigid.dynamics.Inertials`, default the tree's links with their point masses); the base
+    without one is the ground."""
+    from ..rigid.dynamics import link_inertials
     from ..rigid.kinematics import forward_kinematics
 
+    tree, cuts, passive = chain_parts(robot)
     joint_stiffness = dict(joint_stiffness or {})
+    names = set(tree.joint_names) | {c.name for c in cuts}
     for jn in joint_stiffness:
-        robot.joint(jn)
-    T = forward_kinematics(robot, np.asarray(q, float))[0]
-    T_wl = {n: T[robot.link_names.index(n)] for n in superelements}
-    labels = []
+        if jn not in names:
+            raise InputError(f"joint_stiffness names unknown joint {jn!r}; the joints are {sorted(names)}")
+    T = forward_kinematics(tree, np.asarray(q, float))[0]
+    T_wl = {n: T[tree.link_names.index(n)] for n in tree.link_names}
+    top = Topology()
+    tree_joints(top, tree, superelements, T_wl, passive, joint_stiffness)
+    cut_joints(top, cuts, superelements, T_wl, joint_stiffness)
+    for a in attached:  # attached masses on interfaces that are no joint: free nodes
+        if a.link in superelements and (a.link, a.surface) not in top.node_side:
+            top.node_side[(a.link, a.surface)] = [(top.new(6, f"node {a.link}.{a.surface}"), np.eye(6))]
+    n_int = {name: top.new(se.n_red - se.n_interface_dofs, f"{name} modal") for name, se in superelements.items()}
+    n = len(top.labels)
+    maps = {name: _link_map(name, se, top, T_wl[name][:3, :3], n_int[name], n, tree.base)
+            for name, se in superelements.items()}
+    rigid_maps = {name: _turned(T_wl[name][:3, :3]) @ expression_matrix(expr, n)
+                  for name, expr in top.rigid.items() if name != tree.base or expr}
+    inert = link_inertials(tree) if rigid_inertials is None else rigid_inertials
+    K, M, Fg = _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n)
+    for i, k in top.springs:
+        K[i, i] += k
+    return ArmModel(K=0.5 * (K + K.T), M=0.5 * (M + M.T), superelements=dict(superelements), maps=maps,
+                    R_world_link={k: v[:3, :3] for k, v in T_wl.items() if k in superelements},
+                    gravity_loads=Fg, labels=tuple(top.labels), rigid_maps=rigid_maps)
 
-    def new(k, what):
-        start = len(labels)
-        labels.extend(f"{what}[{i}]" for i in range(k))
-        return np.arange(start, start + k)
 
-    # node of every joint (world motion of the joint point), in topological order: the child's side may differ
-    # from the parent's side by released rotations
-    node_side = {}  # (link, interface) -> (expression: list of (global dofs (6,) or (k,), 6 x k matrix), point)
-    springs = []
-    for j in robot.ordered_joints:
-        if j.child not in superelements:
-            if j.parent in superelements and j.name in superelements[j.parent].interfaces:
-                raise InputError(f"joint {j.name!r}: link {j.child!r} has no Part while its parent has the flange")
-            continue
-        x_child = T_wl[j.child][:3, 3]  # the joint point on the child (child origin)
-        if j.parent in superelements:
-            se_p = superelements[j.parent]
-            if j.name not in se_p.interfaces:
-                raise InputError(f"joint {j.name!r}: the superelement of {j.parent!r} has no interface {j.name!r}")
-            x_par = T_wl[j.parent][:3, :3] @ se_p.points[se_p.interfaces.index(j.name)] + T_wl[j.parent][:3, 3]
-            g = new(6, f"node {j.name}")
-            parent_expr = [(g, np.eye(6))]
-            node_side[(j.parent, j.name)] = parent_expr
-            # transport from the parent's flange point to the child's (prismatic stroke; zero for revolute)
-            Tr = np.eye(6)
-            Tr[:3, 3:] = -skew(x_child - x_par)
-            child_expr = [(g, Tr)]
-        else:
-            if j.parent != robot.base:
-                raise InputError(f"joint {j.name!r}: its parent link {j.parent!r} has no Part; only the base may "
-                                 f"be without one (then it is the clamped ground)")
-            child_expr = []  # clamped to the ground
-        if j.name in joint_stiffness:
-            k = np.atleast_1d(np.asarray(joint_stiffness[j.name], float))
-            a = T_wl[j.child][:3, :3] @ j.axis  # joint axis, world
-            axes = [a] if len(k) == 1 else [a, *perpendicular_basis(a)]
-            kk = [k[0]] if len(k) == 1 else [k[0], k[1], k[1]]
-            r = new(len(axes), f"joint {j.name} relative rotation")
-            G = np.zeros((6, len(axes)))
-            G[3:] = np.array(axes).T
-            child_expr = child_expr + [(r, G)]
-            springs += list(zip(r, kk))
-        node_side[(j.child, j.name)] = child_expr
-    # attached masses on interfaces that are no joint: free nodes
-    for a in attached:
-        if (a.link, a.surface) not in node_side:
-            node_side[(a.link, a.surface)] = [(new(6, f"node {a.link}.{a.surface}"), np.eye(6))]
-    # links: interface rows from their nodes, internal coordinates their own
-    maps = {}
-    n_int = {}
-    for name, se in superelements.items():
-        n_int[name] = new(se.n_red - se.n_interface_dofs, f"{name} modal")
-    n = len(labels)
-    for name, se in superelements.items():
-        L = np.zeros((se.n_red, n))
-        R = T_wl[name][:3, :3]
-        Rt = sla.block_diag(R.T, R.T)
-        for s in se.interfaces:
-            rows = se.interface_dofs(s)
-            if s == GROUND and name == robot.base:
-                continue  # clamped
-            if (name, s) not in node_side:
-                raise InputError(f"link {name!r}: interface {s!r} is joined to nothing (no joint or attached mass "
-                                 f"of that name)")
-            for cols, A in node_side[(name, s)]:
-                L[np.ix_(rows, cols)] += Rt @ A
-        L[se.n_interface_dofs:, n_int[name]] = np.eye(se.n_red - se.n_interface_dofs)
-        maps[name] = L
-    K = np.zeros((n, n))
-    M = np.zeros((n, n))
-    Fg = np.zeros((n, 3))
+def _turned(R: np.ndarray) -> np.ndarray:
+    """diag(R^T, R^T): world (d, theta) into link axes."""
+    return sla.block_diag(R.T, R.T)
+
+
+def _link_map(name, se, top, R, internal, n, base) -> np.ndarray:
+    """L (n_red, n): a link's reduced coordinates from the global ones (interface rows from their expressions in
+    link axes, internal coordinates its own)."""
+    L = np.zeros((se.n_red, n))
+    for s in se.interfaces:
+        if s == GROUND and name == base:
+            continue  # clamped
+        if (name, s) not in top.node_side:
+            raise InputError(f"link {name!r}: interface {s!r} is joined to nothing (no joint or attached mass "
+                             f"of that name)")
+        L[se.interface_dofs(s)] = _turned(R) @ expression_matrix(top.node_side[(name, s)], n)
+    L[se.n_interface_dofs:, internal] = np.eye(se.n_red - se.n_interface_dofs)
+    return L
+
+
+def _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n):
+    """K, M (n, n) and the unit-gravity loads (n, 3) of the superelements, rigid links and attached masses."""
     from ..loads import body_coefficients
 
+    K, M, Fg = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, 3))
     for name, se in superelements.items():
         L = maps[name]
         K += L.T @ se.K @ L
         M += L.T @ se.M @ L
-        R = T_wl[name][:3, :3]
         # unit world gravity e_i is R^T e_i in link axes: the rows of R
-        coeff = body_coefficients(R, np.zeros(3), np.zeros(3), np.zeros(3))  # (3, 12)
+        coeff = body_coefficients(T_wl[name][:3, :3], np.zeros(3), np.zeros(3), np.zeros(3))  # (3, 12)
         Fg += L.T @ (se.body_loads @ coeff.T)
+    for name, L in rigid_maps.items():
+        i = tree.link_names.index(name)
+        Mr = rigid_mass_matrix(inert.mass[i], inert.com[i], inert.inertia[i])
+        M += L.T @ Mr @ L
+        Fg += L.T @ (Mr @ np.vstack([T_wl[name][:3, :3].T, np.zeros((3, 3))]))
     for a in attached:
-        se = superelements[a.link]
-        L = maps[a.link][se.interface_dofs(a.surface)]
+        R = T_wl[a.link][:3, :3]
+        if a.link in superelements:
+            L = maps[a.link][superelements[a.link].interface_dofs(a.surface)]
+        elif a.link in rigid_maps:  # on a rigid link: its origin's motion carried to the mass's point
+            Tr = np.eye(6)
+            Tr[:3, 3:] = -skew(np.asarray(a.point, float))
+            L = Tr @ rigid_maps[a.link]
+        else:
+            continue  # held by the ground
         Ma = a.matrix()
         M += L.T @ Ma @ L
-        R = T_wl[a.link][:3, :3]
         Fg += L.T @ (Ma @ np.vstack([R.T, np.zeros((3, 3))]))
-    for i, k in springs:
-        K[i, i] += k
-    return ArmModel(K=0.5 * (K + K.T), M=0.5 * (M + M.T), superelements=dict(superelements), maps=maps,
-                    R_world_link={k: v[:3, :3] for k, v in T_wl.items()}, gravity_loads=Fg, labels=tuple(labels))
+    return K, M, Fg
+
+
+def check_held(model: "ArmModel", what: str = "") -> None:
+    """InputError when the assembled arm has a zero-stiffness motion (a mechanism: a passive joint no loop holds,
+    a joint stiffness of 0), naming the released joint motions that take part in it."""
+    w2, X = sla.eigh(model.K, model.M, subset_by_index=[0, 0])
+    scale = np.max(np.diag(model.K) / np.maximum(np.diag(model.M), 1e-300))
+    if w2[0] > 1e-10 * scale:
+        return
+    x = np.abs(X[:, 0]) * np.sqrt(np.diag(model.M))
+    involved = sorted({lb.split("[")[0].removeprefix("joint ").split(" relative")[0]
+                       for lb, v in zip(model.labels, x) if "relative" in lb and v > 1e-3 * x.max()})
+    raise InputError(f"the assembled arm{what} is a mechanism (a motion with no stiffness: omega^2 = {w2[0]:.3g}); "
+                     f"released joints in it: {involved or 'none'}. Passive joints are free about their axes and "
+                     f"must be held by a closed loop; make the joint actuated (ClosedChain(actuated=...)), give "
+                     f"it a joint_stiffness > 0, or set flexibility='link'")
 
 
 def arm_frequencies(robot, parts: dict, q, n: int = 6, n_modes: int | None = 6, joint_stiffness: dict | None = None,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..fe.solvers import single_thread_blas
-from .assembly import assemble_arm
+from .assembly import assemble_arm, chain_parts
 from .transient import frozen_segments
 
 
@@ -36,18 +36,20 @@ class ArmModeShapes:
 
 
 def arm_mode_shapes(robot, superelements: dict, q, n: int = 6, joint_stiffness: dict | None = None, attached=(),
-                    time_s: float = float("nan")) -> ArmModeShapes:
-    """The lowest ``n`` modes of the arm assembled at joint values q (n_dof,) (see
-    :func:`~structcheck.flex.assembly.assemble_arm` for ``joint_stiffness`` and ``attached``), recovered on every
-    node of every link and placed in world axes; ``time_s`` [s] is only recorded."""
+                    time_s: float = float("nan"), rigid_inertials=None) -> ArmModeShapes:
+    """The lowest ``n`` modes of the arm assembled at joint values q (n_coords,) (see
+    :func:`~structcheck.flex.assembly.assemble_arm` for ``robot``, ``joint_stiffness``, ``attached`` and
+    ``rigid_inertials``), recovered on every node of every link with a superelement and placed in world axes;
+    ``time_s`` [s] is only recorded."""
     from ..rigid.kinematics import forward_kinematics
 
     q = np.asarray(q, float)
     with single_thread_blas():  # small dense eigenproblem: BLAS threads only wait on each other
-        model = assemble_arm(robot, superelements, q, joint_stiffness, attached)
+        model = assemble_arm(robot, superelements, q, joint_stiffness, attached, rigid_inertials)
         f, X = model.modes(n)
-    T = forward_kinematics(robot, q)[0]
-    T_wl = {name: T[robot.link_names.index(name)] for name in superelements}
+    tree = chain_parts(robot)[0]
+    T = forward_kinematics(tree, q)[0]
+    T_wl = {name: T[tree.link_names.index(name)] for name in superelements}
     shapes = {}
     for name, se in superelements.items():
         z = X.T @ model.maps[name].T  # (n, n_red)
@@ -90,7 +92,8 @@ class FirstModeAlongMotion:
 
 
 def first_mode_along_motion(robot, superelements: dict, t, q, max_joint_change: float,
-                            joint_stiffness: dict | None = None, attached=()) -> FirstModeAlongMotion:
+                            joint_stiffness: dict | None = None, attached=(),
+                            rigid_inertials=None) -> FirstModeAlongMotion:
     """Lowest frequency [Hz] of the arm at the reference pose of every frozen segment of the samples t (n_t,) [s],
     q (n_t, n_dof) (:func:`~structcheck.flex.transient.frozen_segments` with ``max_joint_change``, the reference
     pose the middle sample in time, as the arm transient assembles them)."""
@@ -99,5 +102,6 @@ def first_mode_along_motion(robot, superelements: dict, t, q, max_joint_change: 
     starts = frozen_segments(q, max_joint_change)
     mids = [a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b])))) for a, b in zip(starts[:-1], starts[1:])]
     with single_thread_blas():
-        f = [assemble_arm(robot, superelements, q[i], joint_stiffness, attached).modes(1)[0][0] for i in mids]
+        f = [assemble_arm(robot, superelements, q[i], joint_stiffness, attached, rigid_inertials).modes(1)[0][0]
+             for i in mids]
     return FirstModeAlongMotion(t=t[mids], q=q[mids], frequency_hz=np.array(f))

@@ -16,13 +16,13 @@ import numpy as np
 from ..checks import LinkSolution
 from ..errors import InputError
 from ..fe.linkbasis import LinkBasis
-from ..fe.response import respond
+from ..fe.response import peak_von_mises, respond
 from ..fe.solvers import single_thread_blas
 from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
 from .recovery import point_displacement
 from .superelement import Superelement
-from .transient import ArmTransient, arm_transient, external_loads
+from .transient import ArmTransient, arm_static, arm_transient, external_loads
 
 
 @dataclass(frozen=True)
@@ -46,58 +46,79 @@ class ArmStage:
 
 
 def check_arm_inputs(study, chain) -> None:
-    """InputError for a study the arm model cannot run: closed loops, quasi-static, unknown joints."""
-    if chain.cuts:
-        raise InputError("flexibility='arm' needs an open tree: this robot has closed loops (cut joints "
-                         f"{[j.name for j in chain.cuts]}); use flexibility='link'")
-    if study.quasi_static:
-        raise InputError("flexibility='arm' is a transient model; quasi_static=True needs flexibility='link'")
+    """InputError for a study the arm model cannot run: unknown joints in ``joint_stiffness``, a cut joint between
+    two links without a Part. (Links without a Part are rigid in the arm model; a mechanism is refused when the
+    first pose is assembled.)"""
     tree = chain.tree
+    names = [j.name for j in tree.joints] + [c.name for c in chain.cuts]
     for name in study.joint_stiffness:
-        if name not in [j.name for j in tree.joints]:
-            raise InputError(f"joint_stiffness names unknown joint {name!r}; the robot's joints are "
-                             f"{[j.name for j in tree.joints]}")
-    missing = [n for n in tree.link_names if n not in study.parts and n != tree.base]
-    if missing:
-        raise InputError(f"flexibility='arm' needs a Part for every link but the base; missing: {missing}")
+        if name not in names:
+            raise InputError(f"joint_stiffness names unknown joint {name!r}; the robot's joints are {names}")
+    for c in chain.cuts:
+        if c.parent not in study.parts and c.child not in study.parts:
+            raise InputError(f"flexibility='arm': cut joint {c.name!r} joins two links without a Part ({c.parent!r}, "
+                             f"{c.child!r}); give one of them a Part, or set flexibility='link'")
 
 
-def payload_masses(tree, payloads) -> tuple:
+def payload_masses(tree, payloads, parts=None) -> tuple:
     """The study's payloads (``study.Payload``: rigid masses held at named points) as :class:`AttachedMass` on the
     surface named after their point: their elastic inertia in the assembled mass matrix (their rigid-motion
-    inertia and weight are loads already). A payload given as a force has no mass in the arm model."""
+    inertia and weight are loads already). A payload given as a force has no mass in the arm model. With
+    ``parts``, only payloads on links with a Part (a rigid link's inertials already hold its payloads)."""
     out = []
     for pl in payloads:
         link, xyz = tree.points[pl.point]
+        if parts is not None and link not in parts:
+            continue
         out.append(AttachedMass(link, pl.point, float(pl.mass), point=tuple(np.asarray(xyz, float)),
                                 inertia=None if pl.inertia is None else tuple(map(tuple, np.asarray(pl.inertia)))))
     return tuple(out)
 
 
-def reduce_study_links(tree, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
-    """Superelements of every link: interfaces at its joints (and the base's ``ground``) and at the surfaces of
-    ``attached`` masses, ``n_modes`` fixed-interface modes, residual vectors of the link's own loads (body loads,
-    point forces, payload patches)."""
-    ifs = link_interfaces(tree, parts, attached)
+def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
+    """Superelements of every link: interfaces at its joints (a closed chain's cut joints too; ``robot`` a Robot
+    or ClosedChain) and the base's ``ground``, and at the surfaces of ``attached`` masses, ``n_modes``
+    fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches)."""
+    ifs = link_interfaces(robot, parts, attached)
     ext = external_loads(loads)
     return {n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]) for n in parts}
 
 
-def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarray) -> ArmStage:
-    """Run the arm model on the analysis samples ``t`` (n_t,): ``body`` the rigid-body stage (``RigidBody``),
-    ``loads`` link -> LinkLoads on ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium
-    residuals are kept)."""
+def rigid_link_loads(tree, dynamics, gravity, point_forces, elastic) -> dict:
+    """Loads of the links without a Part (rigid in the arm model; the base is the ground): link -> (F = I (6, 6),
+    coeff (n_t, 6)) with coeff the link's free-body wrench (gravity, point forces, payloads, minus its rate of
+    momentum: force [N] and moment about its frame origin [N m], link axes), as :func:`arm_transient` takes a
+    rigid link's loads."""
+    from ..rigid.dynamics import free_body_wrenches
+
+    F, N = free_body_wrenches(tree, dynamics, gravity, point_forces)
+    return {n: (np.eye(6), np.hstack([F[:, i], N[:, i]])) for i, n in enumerate(tree.link_names)
+            if n not in elastic and n != tree.base}
+
+
+def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarray,
+              point_forces: dict | None = None) -> ArmStage:
+    """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
+    ``study.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the study's ClosedChain
+    (an open robot has no cuts), ``body`` the rigid-body stage (``RigidBody``), ``loads`` link -> LinkLoads on
+    ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium residuals are kept),
+    ``point_forces`` point -> (n_t, 3) [N, world] (the loads of links without a Part)."""
     tree = chain.tree
     parts = {n: study.parts[n] for n in loads}
-    attached = payload_masses(tree, study.payloads)
+    attached = payload_masses(tree, study.payloads, parts)
     clock = time.perf_counter()
-    ses = reduce_study_links(tree, parts, loads, study.n_modes, attached)
+    ses = reduce_study_links(chain, parts, loads, study.n_modes, attached)
     timings = {"arm_superelements": time.perf_counter() - clock}
-    tr = arm_transient(tree, ses, t, body.q, external_loads(loads), damping=study.damping_ratio,
-                       joint_stiffness=dict(study.joint_stiffness), attached=attached,
-                       max_joint_change=study.arm_max_joint_change)
+    ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, study.gravity, point_forces, parts)}
+    options = dict(joint_stiffness=dict(study.joint_stiffness), attached=attached,
+                   max_joint_change=study.arm_max_joint_change, rigid_inertials=body.dynamics.inertials)
+    if study.quasi_static:  # K(q) x = f(t): the same loads, no elastic inertia
+        tr = arm_static(chain, ses, t, body.q, ext, **options)
+    else:
+        tr = arm_transient(chain, ses, t, body.q, ext, damping=study.damping_ratio, **options)
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
-    solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n]) for n in ses}
+    solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n],
+                                   None if study.quasi_static else tr.z_static[n]) for n in ses}
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None
     if study.tool_point:
@@ -105,18 +126,20 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     j = int(np.argmin(tr.frequency_hz[:, 0]))
     a, b = tr.segments[j], tr.segments[j + 1]
     time_s = float(t[a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b]))))])
-    shapes = arm_mode_shapes(tree, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
-                             time_s=time_s)
+    shapes = arm_mode_shapes(chain, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
+                             time_s=time_s, rigid_inertials=body.dynamics.inertials)
     cutoff = {n: float(se.omega[-1] / (2 * np.pi)) if se.n_modes else 0.0 for n, se in ses.items()}
     timings["arm_modes"] = time.perf_counter() - clock - sum(timings.values())
     return ArmStage(solutions=solutions, transient=tr, tool_deflection=tool, modes_hz=tr.frequency_hz[j],
                     modes_time_s=time_s, mode_shapes=shapes, cutoff_hz=cutoff, timings=timings)
 
 
-def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
+def _link_solution(name, se, ld, z, link_solution, z_static=None) -> LinkSolution:
     """One link's arm-model solution in the per-link layout: no unit-load columns, the superelement basis as the
     'modes' (omega: its fixed-interface frequencies), z as the modal coefficients, both turned to the principal
-    directions of the history (:func:`principal_basis`)."""
+    directions of the history (:func:`principal_basis`). ``z_static`` (n_t, n_red): the quasi-static part of z
+    (transient runs), whose peak at the element nodes is the solution's quasi-static peak: the transient / quasi-
+    static ratio is then the arm-level dynamic amplification (NaN for a quasi-static run, as per link)."""
     n = se.Psi.shape[0]
     V = principal_basis(z)
     S = se.stress_basis
@@ -124,8 +147,9 @@ def _link_solution(name, se, ld, z, link_solution) -> LinkSolution:
     basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=se.Psi @ V, omega=se.omega, S=S)
     z = z @ V
     response = respond(se.part, basis, np.zeros((len(z), 0)), z, brittle=se.part.material.criterion == "max_principal")
+    qs = float("nan") if z_static is None else peak_von_mises(basis, z_static @ V)
     return LinkSolution(name=name, part=se.part, loads=replace(ld, F=ld.F[:, :0], coeff=ld.coeff[:, :0], columns=()),
-                        basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=float("nan"),
+                        basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=qs,
                         equilibrium_error=link_solution.equilibrium_error)
 
 
@@ -148,8 +172,10 @@ def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient,
     motion: the rigid fit of the patches of the tool link's named points carried to the tool point (their mean;
     the tool point's own surface if it has one), else the nearest node."""
     link, xyz = tree.points[tool_point]
-    if link not in ses:
-        raise InputError(f"tool point {tool_point!r} is on link {link!r}, which has no Part")
+    R = T_world_link[:, tree.link_names.index(link), :3, :3]
+    if link not in ses:  # a rigid link: its origin's motion carried to the point
+        z = tr.z.get(link, np.zeros((len(R), 6)))  # the ground does not move
+        return np.einsum("tij,tj->ti", R, z[:, :3] + np.cross(z[:, 3:], np.asarray(xyz, float)))
     se = ses[link]
     surfaces = [tool_point] if tool_point in se.part.surfaces else \
         [p for p, (ln, _) in tree.points.items() if ln == link and p in se.part.surfaces]
@@ -158,7 +184,6 @@ def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient,
         u = np.mean([point_displacement(se, z, xyz, s) for s in surfaces], axis=0)
     else:
         u = point_displacement(se, z, xyz)
-    R = T_world_link[:, tree.link_names.index(link), :3, :3]
     return np.einsum("tij,tj->ti", R, u)
 
 
@@ -184,24 +209,31 @@ def arm_info(study, n: int = 6) -> ArmInfo | None:
     """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose, and its first frequency at the
     frozen poses of the motion (``study.arm_max_joint_change`` on the study's analysis grid, before the refinement
     a run adds where links ring), the links reduced once with ``study.n_modes`` fixed-interface modes and
-    body-load residual vectors, ``study.joint_stiffness``, payloads given as masses included. None where the arm
-    model does not apply (closed loops, a link other than the base without a Part). A run's ``arm_modes_hz`` can
-    differ slightly: its superelements carry residual vectors of all its loads (point-force patches too)."""
+    body-load residual vectors, ``study.joint_stiffness``, payloads given as masses included, links without a Part
+    rigid, a closed chain's passive joints free about their axes. None where the arm model does not apply (no parts,
+    a cut joint between two links without a Part). A run's ``arm_modes_hz`` can differ slightly: its superelements
+    carry residual vectors of all its loads (point-force patches too)."""
     from ..study import prepare, rigid_stage
     from .assembly import assemble_arm, reduce_links
 
     prep = prepare(replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None,
                            design_life_cycles=None))
-    tree = prep.chain.tree
-    if prep.chain.cuts or any(ln not in study.parts and ln != tree.base for ln in tree.link_names):
+    chain, tree = prep.chain, prep.chain.tree
+    if not study.parts:
+        return None  # no structure: rigid-body dynamics only
+    try:
+        check_arm_inputs(study, chain)
+    except InputError:
         return None
-    attached = payload_masses(tree, study.payloads)
-    ses = reduce_links(tree, dict(study.parts), study.n_modes, attached)
+    attached = payload_masses(tree, study.payloads, study.parts)
+    ses = reduce_links(chain, dict(study.parts), study.n_modes, attached)
     js = dict(study.joint_stiffness)
+    body = rigid_stage(study, prep, prep.grid.t).body
+    inert = body.dynamics.inertials
     q_home = np.array([tree.joint(j).home for j in tree.dof_names])
     with single_thread_blas():
-        home = assemble_arm(tree, ses, q_home, js, attached).modes(n)[0]
-    body = rigid_stage(study, prep, prep.grid.t).body
-    along = first_mode_along_motion(tree, ses, prep.grid.t, body.q, study.arm_max_joint_change, js, attached)
+        home = assemble_arm(chain, ses, q_home, js, attached, inert).modes(n)[0]
+    along = first_mode_along_motion(chain, ses, prep.grid.t, body.q, study.arm_max_joint_change, js, attached,
+                                    inert)
     return ArmInfo(home_hz=home, along=along, dof_names=tuple(tree.dof_names),
                    prismatic=np.array([tree.joint(j).type == "prismatic" for j in tree.dof_names]))

@@ -28,6 +28,7 @@ sample (moving with the loads' initial rate), as the per-link model does.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import scipy.linalg as sla
@@ -35,7 +36,7 @@ import scipy.linalg as sla
 from ..errors import InputError
 from ..fe.solvers import single_thread_blas
 from ..fe.transient import modal_response
-from .assembly import assemble_arm
+from .assembly import assemble_arm, check_held
 
 
 @dataclass(frozen=True)
@@ -43,12 +44,15 @@ class ArmTransient:
     """The arm's elastic response on the samples ``t`` (n_t,) [s].
 
     ``z`` link -> reduced coordinates (n_t, n_red) of that link's superelement (interface node motion in link
-    axes [m, rad], modal and residual coordinates): recover displacements and stresses with the superelement.
+    axes [m, rad], modal and residual coordinates): recover displacements and stresses with the superelement; for
+    a rigid link (no Part) the motion (d, theta) (n_t, 6) of its frame origin, link axes.
     ``x`` (n_t, n) global coordinates (their meaning per :attr:`ArmModel.labels`; interface nodes in the world
     axes of the frozen pose of each sample's segment). ``segments`` (n_seg + 1,) sample indices where the frozen
     segments start (the last entry n_t - 1 ends the last one; boundaries belong to both neighbours); ``q_ref``
     (n_seg, n_dof) the joint values each segment is assembled at; ``frequency_hz`` (n_seg, n_freq) the lowest
-    natural frequencies of each segment's assembled model."""
+    natural frequencies of each segment's assembled model. ``z_static`` link -> (n_t, n_red): the quasi-static part
+    K^-1 f(t) of each superelement's coordinates (equal to ``z`` for :func:`arm_static`), for the arm-level dynamic
+    amplification."""
 
     t: np.ndarray
     z: dict
@@ -56,6 +60,7 @@ class ArmTransient:
     segments: np.ndarray
     q_ref: np.ndarray
     frequency_hz: np.ndarray
+    z_static: dict | None = None
 
 
 def frozen_segments(q: np.ndarray, max_joint_change: float) -> np.ndarray:
@@ -89,31 +94,52 @@ def _zeta(damping, omega: np.ndarray) -> np.ndarray:
 
 def reduced_loads(superelements: dict, loads: dict) -> dict:
     """Per link, its loads projected on its basis: link -> (Psi^T F (n_red, k) [N per unit coefficient],
-    coeff (n_t, k)). ``loads``: link -> (F (n_dof, k) [N], coeff (n_t, k)), link axes."""
+    coeff (n_t, k)). ``loads``: link -> (F (n_dof, k) [N], coeff (n_t, k)), link axes. A link without a
+    superelement (rigid) takes F (6, k): the wrench (force [N], moment about its frame origin [N m], link axes) per
+    unit coefficient."""
     out = {}
     for name, (F, coeff) in loads.items():
-        if name not in superelements:
-            raise InputError(f"loads given for link {name!r}, which has no superelement; links: "
-                             f"{sorted(superelements)}")
-        se = superelements[name]
         F = np.asarray(F, float)
         coeff = np.atleast_2d(np.asarray(coeff, float))
-        if F.shape[0] != se.Psi.shape[0] or F.shape[1] != coeff.shape[1]:
+        n = superelements[name].Psi.shape[0] if name in superelements else 6
+        if F.shape[0] != n or F.shape[1] != coeff.shape[1]:
             raise InputError(f"link {name!r}: loads F {F.shape} and coeff {coeff.shape} do not match the part's "
-                             f"{se.Psi.shape[0]} dofs or each other's columns")
-        out[name] = (se.Psi.T @ F, coeff)
+                             f"{n} dofs (6 for a rigid link) or each other's columns")
+        out[name] = (superelements[name].Psi.T @ F if name in superelements else F, coeff)
     return out
 
 
 def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, joint_stiffness: dict | None = None,
-                  attached=(), max_joint_change: float = 0.05, n_frequencies: int = 6) -> ArmTransient:
+                  attached=(), max_joint_change: float = 0.05, n_frequencies: int = 6,
+                  rigid_inertials=None) -> ArmTransient:
     """Elastic response of the assembled arm along the motion (module doc).
 
-    ``t`` (n_t,) [s] increasing; ``q`` (n_t, n_dof) the robot's joint values (forward-kinematics order);
-    ``loads`` link -> (F (n_dof_link, k) [N], coeff (n_t, k)) in link axes (no joint wrenches); ``damping`` modal
-    ratio of the assembled modes, a number or a function of omega (m,) [rad/s]; ``joint_stiffness``, ``attached``
-    as for :func:`~structcheck.flex.assembly.assemble_arm`; ``max_joint_change`` [rad or m] the frozen-pose
-    criterion."""
+    ``robot`` a Robot or a ClosedChain; ``t`` (n_t,) [s] increasing; ``q`` (n_t, n_coords) the tree's joint
+    values (forward-kinematics order); ``loads`` link -> (F (n_dof_link, k) [N], coeff (n_t, k)) in link axes (no
+    joint wrenches; a rigid link's F is (6, k), see :func:`reduced_loads`); ``damping`` modal ratio of the
+    assembled modes, a number or a function of omega (m,) [rad/s]; ``joint_stiffness``, ``attached``,
+    ``rigid_inertials`` as for :func:`~structcheck.flex.assembly.assemble_arm`; ``max_joint_change`` [rad or m]
+    the frozen-pose criterion."""
+    assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
+                       rigid_inertials=rigid_inertials)
+    return _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies, False)
+
+
+def arm_static(robot, superelements: dict, t, q, loads: dict, joint_stiffness: dict | None = None, attached=(),
+               max_joint_change: float = 0.05, n_frequencies: int = 6, rigid_inertials=None) -> ArmTransient:
+    """Quasi-static response of the assembled arm along the motion (no elastic inertia): K(q) x = f(t) at every
+    sample, f the same loads as :func:`arm_transient` takes (the rigid motion's inertial body loads included:
+    d'Alembert), K at the frozen poses of ``max_joint_change``. One Cholesky factorization per frozen pose solves
+    all the samples of its segment at once. ``frequency_hz`` still holds each frozen pose's lowest natural
+    frequencies (to judge whether quasi-static is justified). Arguments as for :func:`arm_transient`."""
+    assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
+                       rigid_inertials=rigid_inertials)
+    return _along_motion(assemble, superelements, t, q, loads, 0.0, max_joint_change, n_frequencies, True)
+
+
+def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies,
+                  static) -> ArmTransient:
+    """The segment loop of :func:`arm_transient` and :func:`arm_static`; ``assemble(q)`` the ArmModel at q."""
     t = np.asarray(t, float)
     q = np.atleast_2d(np.asarray(q, float))
     if len(q) != len(t):
@@ -124,34 +150,77 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
             raise InputError(f"link {name!r}: len(t) = {len(t)}, but its load coefficients have {len(c)} samples")
     starts = frozen_segments(q, max_joint_change)
     z = {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
+    z_static = z if static else {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
     x_all, q_ref, freqs, state = None, [], [], None
     with single_thread_blas():  # small dense matrices: BLAS threads only wait on each other (100x slower loaded)
         for a, b in zip(starts[:-1], starts[1:]):
-            x, state, q_mid, omega = _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness,
-                                                  attached, state, z)
+            x, state, q_mid, omega = _run_segment(assemble, t, q, red, a, b, damping, state, z, z_static,
+                                                  n_frequencies if static else None)
             if x_all is None:
                 x_all = np.empty((len(t), x.shape[1]))
             x_all[a:b + 1] = x
             q_ref.append(q_mid)
             freqs.append(omega[:n_frequencies] / (2 * np.pi))
-    return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs))
+    return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs),
+                        z_static=z_static)
 
 
-def _run_segment(robot, superelements, t, q, red, a, b, damping, joint_stiffness, attached, state, z):
-    """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1];
+def _run_segment(assemble, t, q, red, a, b, damping, state, z, z_static, static_frequencies=None):
+    """Samples a..b (inclusive) on the model assembled at the segment's middle sample: fills z[link][a:b + 1] and
+    its quasi-static part z_static[link][a:b + 1];
     returns x (n_seg, n), the end state (dynamic parts, see :func:`_segment`), the reference q and the assembled
-    omega (n,) [rad/s]."""
+    omega (n,) [rad/s]. ``static_frequencies`` (a count): quasi-static, with that many lowest omega. The first
+    segment's model is checked for mechanisms (:func:`~structcheck.flex.assembly.check_held`)."""
     seg = slice(a, b + 1)
     mid = a + int(np.argmin(np.abs(t[seg] - 0.5 * (t[a] + t[b]))))
-    model = assemble_arm(robot, superelements, q[mid], joint_stiffness, attached)
-    x, end_state, omega = _segment(model, red, t, a, b, damping, state)
+    model = assemble(q[mid])
+    if a == 0:
+        check_held(model, f" at t = {t[mid]:.4g} s")
+    if static_frequencies is None:
+        x, x_static, end_state, omega = _segment(model, red, t, a, b, damping, state)
+    else:
+        x, end_state, omega = _static_segment(model, red, a, b), None, _lowest_omega(model, static_frequencies)
+        x_static = x
     for name, L in model.maps.items():
         z[name][seg] = x @ L.T
+        z_static[name][seg] = x_static @ L.T
+    for name, L in model.rigid_maps.items():  # a rigid link's origin motion (d, theta), link axes
+        z.setdefault(name, np.full((len(t), 6), np.nan))[seg] = x @ L.T
     return x, end_state, q[mid], omega
 
 
+def _segment_loads(model, red: dict, lo: int, b: int) -> np.ndarray:
+    """Global loads f (b + 1 - lo, n) on the samples lo..b: sum over links of L^T Psi^T F c(t)."""
+    f = np.zeros((b + 1 - lo, len(model.K)))
+    for name, (P, coeff) in red.items():
+        L = model.maps[name] if name in model.maps else model.rigid_maps.get(name)
+        if L is None:
+            raise InputError(f"loads given for link {name!r}, which is neither a superelement nor a rigid link of "
+                             f"the arm (the ground carries its own loads); links: {sorted(model.maps)}")
+        f += coeff[lo:b + 1] @ (L.T @ P).T
+    return f
+
+
+def _static_segment(model, red: dict, a: int, b: int) -> np.ndarray:
+    """x (n_seg, n) = K^-1 f(t) on the samples a..b: one factorization, all samples as right-hand sides."""
+    f = _segment_loads(model, red, a, b)
+    try:
+        factor = sla.cho_factor(model.K)
+    except np.linalg.LinAlgError:
+        raise InputError("the assembled arm is singular (a mechanism: a joint stiffness of 0, or a passive joint "
+                         "no loop holds); give every compliant joint a positive stiffness") from None
+    return sla.cho_solve(factor, f.T).T
+
+
+def _lowest_omega(model, n: int) -> np.ndarray:
+    """The ``n`` lowest natural circular frequencies (n,) [rad/s] of the assembled model."""
+    w2 = sla.eigh(model.K, model.M, eigvals_only=True, subset_by_index=[0, min(n, len(model.K)) - 1])
+    return np.sqrt(np.maximum(w2, 0.0))
+
+
 def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
-    """x (n_seg, n) of one frozen segment on the samples a..b of t, the end state and omega (n,) [rad/s].
+    """x (n_seg, n) of one frozen segment on the samples a..b of t, its quasi-static part K^-1 f (n_seg, n), the end
+    state and omega (n,) [rad/s].
 
     The state carried between segments is the dynamic part (x - K^-1 f, x' - K^-1 f'), f' the load rate over the
     step before the boundary: the new segment starts at its own static solution plus that dynamic part, so a
@@ -159,9 +228,7 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
     still rings as it does inside a segment. The first segment (``state`` None) starts from the static
     equilibrium of sample a moving with the loads' rate over its first step."""
     lo = a if state is None else a - 1  # the step before the boundary gives the left-sided rate
-    f = np.zeros((b + 1 - lo, len(model.K)))
-    for name, (P, coeff) in red.items():
-        f += coeff[lo:b + 1] @ (model.maps[name].T @ P).T  # L^T Psi^T F c(t)
+    f = _segment_loads(model, red, lo, b)  # L^T Psi^T F c(t)
     w2, X = sla.eigh(model.K, model.M)  # all modes, mass-normalized
     if w2[0] <= 1e-12 * w2[-1]:
         raise InputError(f"the assembled arm has a zero-frequency mode (omega^2 = {w2[0]:.3g}): a mechanism, e.g. a "
@@ -183,10 +250,11 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
     # mode-acceleration form: the static part through a solve with K keeps the digits that the eigenvectors of
     # the mixed-unit (m, rad, modal) system lose; with all modes kept it equals X eta exactly in exact arithmetic
     dyn = (eta - Qf / w2) @ X.T
-    x = sla.cho_solve(sla.cho_factor(model.K), f.T).T + dyn
+    x_static = sla.cho_solve(sla.cho_factor(model.K), f.T).T
+    x = x_static + dyn
     end_rate = (Qf[-1] - Qf[-2]) / (ts[-1] - ts[-2]) / w2 if len(ts) > 1 else np.zeros_like(w2)
     end_state = (dyn[-1], (etad[-1] - end_rate) @ X.T)
-    return x, end_state, omega
+    return x, x_static, end_state, omega
 
 
 def external_loads(link_loads: dict) -> dict:

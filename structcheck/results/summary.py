@@ -111,21 +111,31 @@ def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_na
     return merged
 
 
-def flexibility_summary(summary: dict, study, arm, link_model_peaks: dict | None) -> dict:
+def flexibility_summary(summary: dict, study, arm, link_model_peaks: dict | None,
+                        link_model_quasi_static: dict | None = None, link_model_frequency: dict | None = None) -> dict:
     """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
     lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
     total deformation relative to the ground (``max_total_deformation_m``), per link the per-link model's peak von
-    Mises (``link_model_peaks`` [Pa]) beside the arm model's (``max_von_mises_link_model_pa``), and under
+    Mises (``link_model_peaks`` [Pa]) beside the arm model's (``max_von_mises_link_model_pa``) and its quasi-static
+    peak (``link_model_quasi_static`` [Pa], ``quasi_static_max_von_mises_link_model_pa``; the arm model's own
+    ``quasi_static_max_von_mises_pa`` and ``dynamic_amplification`` are then arm-level) and lowest frequency
+    (``link_model_frequency`` [Hz], ``lowest_frequency_link_model_hz``: the link clamped at its proximal joint; the
+    arm model's ``lowest_frequency_hz`` is its superelement's lowest fixed-interface mode), and under
     ``analysis`` the arm stage's phases (``arm_timings_s``: parts of ``timings_s.arm``). ``study`` a
-    ``study.Study``, ``arm`` its ``flex.stage.ArmStage`` (None for the per-link model)."""
-    out = {**summary, "flexibility": study.flexibility, "arm_modes_hz": None, "time_of_arm_modes_s": None,
+    ``study.Study``, ``arm`` its ``flex.stage.ArmStage`` (None for the per-link model, or when the study has no
+    parts). ``flexibility`` is the model that ran."""
+    out = {**summary, "flexibility": "arm" if arm is not None else "link", "arm_modes_hz": None,
+           "time_of_arm_modes_s": None,
            "max_total_deformation_m": None}
     if arm is None:
         return out
     out.update(arm_modes_hz=[float(f) for f in arm.modes_hz], time_of_arm_modes_s=arm.modes_time_s,
                max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
                time_of_arm_lowest_mode_s=arm.modes_time_s)
-    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peaks[n]}
+    qs, f1 = link_model_quasi_static or {}, link_model_frequency or {}
+    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peaks[n],
+                        "quasi_static_max_von_mises_link_model_pa": plain(qs.get(n, float("nan"))),
+                        "lowest_frequency_link_model_hz": plain(f1.get(n, float("nan")))}
                     for n, v in summary["links"].items()}
     out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
                        "arm_max_joint_change": study.arm_max_joint_change,

@@ -26,7 +26,7 @@ Pa, Hz, kg, kg m^2) unless the quantity names another unit.
 from __future__ import annotations
 
 from ..errors import InputError
-from .arm import case_beam_chain
+from .arm import case_beam_chain, case_portal_frame
 from .beams import case_cantilever, case_cantilever_modes, case_transient
 from .curved import (PETERSON_KTG_D_OVER_H_01, case_plate_hole, case_thick_cylinder, case_tube_torsion,
                      plate_hole_kt, plate_hole_part)
@@ -52,6 +52,7 @@ CASES = {
     "tube_torsion": case_tube_torsion,
     "plate_hole": case_plate_hole,
     "beam_chain": case_beam_chain,
+    "portal_frame": case_portal_frame,
 }
 
 

@@ -260,7 +260,7 @@ def test_study_on_a_curved_tube_reports_its_geometry_and_the_ten_node_peak(tmp_p
                   points={"tip": ("beam", np.array([length, 0.0, 0.0]))})
     study = Study(name="curved_tube", robot=robot, motion={}, parts={"beam": part}, t_end=1.0, n_frames=3,
                   point_forces=(PointForce("tip", force, (0, 0, -1)),), gravity=(0, 0, 0), quasi_static=True,
-                  tool_point="tip")
+                  tool_point="tip", flexibility="link")
     result = run(study, tmp_path / "run", progress=True, vtk=False, plots=False)
     assert "elements: curved P2 tets (all links)" in capsys.readouterr().err
     link = result.summary["links"]["beam"]

@@ -34,7 +34,7 @@ def test_loads_on_a_second_grid_reuse_the_unit_loads():
     from structcheck.study import PointForce, Study, link_loads, prepare, rigid_stage
 
     study = Study(name="reuse", robot=two_beam_robot(m2=0.3), parts=two_beam_parts(8, 6), t_end=0.5, n_frames=6,
-                  motion={"joint1": "STEP(time,0,0,0.4,30d)"}, tool_point="tool",
+                  flexibility="link", motion={"joint1": "STEP(time,0,0,0.4,30d)"}, tool_point="tool",
                   point_forces=(PointForce("tool", "STEP(time,0.2,0,0.21,20)", (0, 0, -1)),))
     prep = prepare(study)
     coarse = link_loads(study, prep, rigid_stage(study, prep, prep.grid.t))

@@ -33,7 +33,7 @@ def _study(parts, **kw):
 def slow(parts, tmp_path_factory):
     out = tmp_path_factory.mktemp("arm_run")
     arm = run(_study(parts, flexibility="arm"), out, progress=False, vtk=False, plots=False)
-    link = run(_study(parts), progress=False, write=False)
+    link = run(_study(parts, flexibility="link"), progress=False, write=False)
     return arm, link, out
 
 
@@ -79,8 +79,6 @@ def test_arm_inputs_are_checked(parts):
         run(_study(parts, flexibility="chain"), progress=False, write=False)
     with pytest.raises(InputError, match="joint_stiffness names unknown joint"):
         run(_study(parts, flexibility="arm", joint_stiffness={"joint9": 1e4}), progress=False, write=False)
-    with pytest.raises(InputError, match="quasi_static"):
-        run(_study(parts, flexibility="arm", quasi_static=True), progress=False, write=False)
 
 
 def test_info_prints_arm_frequencies_at_home(tmp_path, capsys):

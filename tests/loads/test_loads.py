@@ -37,7 +37,7 @@ def arm_parts():
 @pytest.fixture(scope="module")
 def swinging(arm_parts):
     """The two-beam arm swinging both joints with a force on the tool: (study, prepared, rigid stage, loads)."""
-    study = Study(name="swing", robot=two_beam_robot(), parts=arm_parts, t_end=1.0, n_frames=6,
+    study = Study(flexibility="link", name="swing", robot=two_beam_robot(), parts=arm_parts, t_end=1.0, n_frames=6,
                   motion={"joint1": "STEP(time,0,0,1,30d)", "joint2": "STEP(time,0,0,1,-45d)"},
                   point_forces=(PointForce("tool", "STEP(time,0,0,1,40)", (0, 0, -1)),), quasi_static=True)
     prep = prepare(study)

@@ -138,7 +138,8 @@ def test_results_folder(tmp_path, kr500):
     from structcheck.study import run
 
     out = tmp_path / "kr500"
-    study = replace(kr500.build(n_frames=3), parts={n: kr500.PARTS[n] for n in ("B3", "B6")}, quasi_static=True)
+    study = replace(kr500.build(n_frames=3), parts={n: kr500.PARTS[n] for n in ("B3", "B6")}, quasi_static=True,
+                    flexibility="link")
     res = run(study, out, progress=False, vtk=False, plots=False)
     summary = json.loads((out / "summary.json").read_text())
     ident = summary["identification"]

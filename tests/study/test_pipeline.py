@@ -18,7 +18,7 @@ def test_tool_deflection_matches_hand_chained_beams(arm_parts):
     P = 100.0
     study = Study(name="two_beam", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
                   point_forces=(PointForce("tool", P, (0, 0, -1)),), gravity=(0, 0, 0), quasi_static=True,
-                  tool_point="tool", inertia_from_meshes=True)
+                  tool_point="tool", inertia_from_meshes=True, flexibility="link")
     res = run(study, progress=False, write=False)
     mat = arm_parts["link1"].material
     E, nu = mat.E, mat.nu
@@ -41,7 +41,7 @@ def test_tool_deflection_matches_hand_chained_beams(arm_parts):
 
 def test_equilibrium_and_power_balance_along_motion(arm_parts):
     study = Study(name="two_beam_motion", robot=two_beam_robot(), parts=arm_parts, t_end=1.0, n_frames=11,
-                  motion={"joint1": "STEP(time,0,0,1,30d)", "joint2": "STEP(time,0,0,1,-45d)"},
+                  flexibility="link", motion={"joint1": "STEP(time,0,0,1,30d)", "joint2": "STEP(time,0,0,1,-45d)"},
                   point_forces=(PointForce("tool", "STEP(time,0.2,0,0.21,50)", (0, 0, -1)),), tool_point="tool",
                   n_modes=4)
     res = run(study, progress=False, write=False)
@@ -56,7 +56,7 @@ def test_fast_ramp_transient_exceeds_quasi_static(arm_parts):
     """A 10 ms force ramp on the tool excites the links: the transient peak exceeds the quasi-static one,
     while a slow ramp gives the same peak."""
     base = dict(name="ramp", robot=two_beam_robot(), parts=arm_parts, t_end=0.5, n_frames=6, motion={},
-                gravity=(0, 0, 0), tool_point="tool", n_modes=6, damping_ratio=0.02)
+                gravity=(0, 0, 0), tool_point="tool", n_modes=6, damping_ratio=0.02, flexibility="link")
     fast = Study(**base, point_forces=(PointForce("tool", "STEP(time,0.1,0,0.101,50)", (0, 0, -1)),))
     slow = Study(**base, point_forces=(PointForce("tool", "STEP(time,0,0,0.5,50)", (0, 0, -1)),))
     rf = run(fast, progress=False, write=False).summary["links"]["link1"]
@@ -80,7 +80,7 @@ def test_payload_mass_at_rest_equals_its_weight_as_a_force(arm_parts):
 
     m, g = 5.0, 9.81
     base = dict(robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3, quasi_static=True,
-                tool_point="tool")
+                tool_point="tool", flexibility="link")
     as_mass = run(Study(name="mass", payloads=(Payload("tool", m, np.diag([0.01, 0.02, 0.03])),), **base),
                   progress=False, write=False).summary
     as_force = run(Study(name="force", point_forces=(PointForce("tool", m * g, (0, 0, -1)),), **base),
@@ -100,7 +100,7 @@ def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
     m, Iyy, Lt = 3.0, 0.04, L1 + L2
     motion = {"joint1": "STEP(time,0,0,1,40d)"}
     common = dict(robot=two_beam_robot(), motion=motion, parts=arm_parts, t_end=1.0, n_frames=5, n_modes=3,
-                  tool_point="tool")
+                  tool_point="tool", flexibility="link")
     with_pl = run_study(Study(name="pl", payloads=(Payload("tool", m, np.diag([0.0, Iyy, 0.0])),), **common),
                         progress=False, write=False)
     without = run_study(Study(name="nopl", **common), progress=False, write=False)
@@ -124,8 +124,8 @@ def test_non_structural_mass_loads_its_pad(arm_parts):
     motor = PointMass("motor", 2.0, (L1 / 2, 0.0, H / 2))
     loaded = robot.with_link("link1", point_masses=(motor,))
     common = dict(motion={}, parts=parts, t_end=1.0, n_frames=3, quasi_static=True, tool_point="tool")
-    a = run(Study(name="bare", robot=robot, **common), progress=False, write=False).summary
-    b = run(Study(name="motor", robot=loaded, **common), progress=False, write=False).summary
+    a = run(Study(flexibility="link", name="bare", robot=robot, **common), progress=False, write=False).summary
+    b = run(Study(flexibility="link", name="motor", robot=loaded, **common), progress=False, write=False).summary
     assert b["checks"]["equilibrium_rel_error"] < 1e-9
     E, I = parts["link1"].material.E, H ** 4 / 12
     W, a_ = 2.0 * 9.81, L1 / 2
@@ -137,7 +137,8 @@ def test_non_structural_mass_loads_its_pad(arm_parts):
 
 def test_deflection_limit_enters_the_verdict(arm_parts):
     base = dict(name="limit", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
-                quasi_static=True, tool_point="tool", point_forces=(PointForce("tool", 100.0, (0, 0, -1)),))
+                quasi_static=True, tool_point="tool", point_forces=(PointForce("tool", 100.0, (0, 0, -1)),),
+                flexibility="link")
     free = run(Study(**base), progress=False, write=False).summary
     d = free["tool_point_deflection_m"]
     assert free["passed"]
@@ -149,7 +150,7 @@ def test_robot_inertia_that_differs_from_the_mesh_is_reported(arm_parts):
     """With the robot's own (here: massless) links instead of the meshes' mass, the FE body loads cannot balance
     the joint reactions: the run says so, naming the link and both masses."""
     study = Study(name="massless", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
-                  quasi_static=True, inertia_from_meshes=False)
+                  flexibility="link", quasi_static=True, inertia_from_meshes=False)
     summary = run(study, progress=False, write=False).summary
     assert summary["checks"]["equilibrium_rel_error"] > 0.5
     assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary["warnings"])
@@ -159,7 +160,7 @@ def test_arm_at_rest_under_gravity_is_static(arm_parts):
     """Held still under gravity, a link starts in its static equilibrium (not as if gravity were switched on at
     t = 0): the transient stress history is constant and equals the quasi-static one."""
     study = Study(name="still", robot=two_beam_robot(), parts=arm_parts, t_end=0.5, n_frames=6, motion={},
-                  tool_point="tool", n_modes=6, damping_ratio=0.02)
+                  flexibility="link", tool_point="tool", n_modes=6, damping_ratio=0.02)
     res = run(study, progress=False, write=False)
     for name, link in res.links.items():
         hist = link.history["max_von_mises"]
@@ -176,8 +177,8 @@ def test_ringing_after_a_fast_ramp_is_sampled():
     base = dict(name="ring", robot=two_beam_robot(), parts=parts, t_end=0.07, n_frames=2, motion={},
                 gravity=(0, 0, 0), tool_point="tool", n_modes=6, damping_ratio=0.02,
                 point_forces=(PointForce("tool", "STEP(time,0.05,0,0.051,50)", (0, 0, -1)),))
-    run_ = run(Study(**base), progress=False, write=False)
-    dense = run(Study(**base, max_step_s=2e-5), progress=False, write=False)
+    run_ = run(Study(flexibility="link", **base), progress=False, write=False)
+    dense = run(Study(flexibility="link", **base, max_step_s=2e-5), progress=False, write=False)
     assert run_.summary["analysis"]["n_time_samples"] < dense.summary["analysis"]["n_time_samples"] / 5
     for name in ("link1", "link2"):
         got, ref = (r.summary["links"][name]["max_von_mises_pa"] for r in (run_, dense))
@@ -192,7 +193,7 @@ def test_arm_lowest_mode_of_a_heavy_tip_mass(arm_parts):
 
     m = 1000.0
     study = Study(name="tip_mass", robot=two_beam_robot(), parts=arm_parts, t_end=1.0, n_frames=3, motion={},
-                  payloads=(Payload("tool", m),), quasi_static=True, tool_point="tool")
+                  flexibility="link", payloads=(Payload("tool", m),), quasi_static=True, tool_point="tool")
     res = run(study, progress=False, write=False)
     mat = arm_parts["link1"].material
     E, G = mat.E, mat.E / (2 * (1 + mat.nu))
@@ -216,7 +217,7 @@ def test_mesh_in_mm_or_off_its_frame_is_rejected(arm_parts, change, message):
     mesh = p1.mesh.scaled(75.0) if change == "scale" else p1.mesh.translated((0.0, 0.0, 0.3))
     bad = Part.from_skfem(mesh, p1.material, surfaces={n: p1.surface_facets(n) for n in p1.surfaces})
     study = Study(name="bad", robot=two_beam_robot(), parts={**arm_parts, "link1": bad}, t_end=1.0, n_frames=3,
-                  motion={}, quasi_static=True)
+                  flexibility="link", motion={}, quasi_static=True)
     with pytest.raises(InputError, match=message) as err:
         run(study, progress=False, write=False)
     assert "'link1'" in str(err.value)
@@ -228,7 +229,7 @@ def test_ringing_samples_are_capped_with_a_warning(arm_parts, monkeypatch):
 
     monkeypatch.setattr(study_mod, "MAX_RINGING_SAMPLES", 300)
     study = Study(name="undamped", robot=two_beam_robot(), parts=arm_parts, t_end=0.2, n_frames=3, motion={},
-                  gravity=(0, 0, 0), n_modes=2, damping_ratio=0.0,
+                  flexibility="link", gravity=(0, 0, 0), n_modes=2, damping_ratio=0.0,
                   point_forces=(PointForce("tool", "STEP(time,0.05,0,0.051,50)", (0, 0, -1)),))
     res = run(study, progress=False, write=False)
     from dataclasses import replace
@@ -248,7 +249,7 @@ def test_rigid_stage_takes_right_sided_accelerations_at_breakpoints(arm_parts):
     h = np.radians(30)
     common = dict(name="steps", robot=two_beam_robot(), parts=arm_parts, n_frames=5, quasi_static=True)
     for t_end, expected_end in ((2.0, 0.0), (1.0, -6 * h)):
-        study = Study(**common, t_end=t_end, motion={"joint1": "STEP(time,0,0,1,30d)"})
+        study = Study(flexibility="link", **common, t_end=t_end, motion={"joint1": "STEP(time,0,0,1,30d)"})
         prep = prepare(study)
         rigid = rigid_stage(study, prep, prep.grid.t)
         t, qdd = rigid.t, rigid.body.qdd[:, 0]

@@ -57,7 +57,7 @@ def test_two_force_rocker_stress_and_indeterminate_components(parts):
     Hf, V = 200.0, 150.0
     force = float(np.hypot(Hf, V))
     study = Study(name="parallelogram", robot=parallelogram(h), parts=p, motion={}, t_end=1.0, n_frames=3,
-                  gravity=(0, 0, 0), quasi_static=True, support_band_m=0.04,
+                  flexibility="link", gravity=(0, 0, 0), quasi_static=True, support_band_m=0.04,
                   point_forces=(PointForce("load", force, (Hf, 0.0, -V)),))
     summary = run(study, progress=False, write=False).summary
     sigma = Hf * h / (D * S ** 2)
@@ -74,7 +74,7 @@ def test_two_force_rocker_stress_and_indeterminate_components(parts):
 def test_moving_parallelogram_balances(parts):
     h, p = parts
     study = Study(name="parallelogram_motion", robot=parallelogram(h), parts=p, t_end=1.0, n_frames=5,
-                  motion={"joint1": "STEP(time,0,0,1,30d)"}, n_modes=3,
+                  flexibility="link", motion={"joint1": "STEP(time,0,0,1,30d)"}, n_modes=3,
                   point_forces=(PointForce("load", 50.0, (1.0, 0.0, 0.0)),))
     res = run(study, progress=False, write=False)
     q = res.q

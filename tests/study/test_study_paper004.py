@@ -104,19 +104,30 @@ def test_peak_agrees_in_every_output(paper004_run):
 
 
 def test_transient_differs_from_quasi_static_within_the_ramp_bound(paper004_run):
-    """Each link's transient / quasi-static peak stays within the single-mode dynamic amplification bound for a
-    ramp of duration t_r on a mode of frequency f1: 1 + 1 / (pi f1 t_r) (the envelope of the SDOF ramp DAF);
-    the report states it per link."""
+    """The per-link model (run beside the arm model, the study's default): each link's transient / quasi-static
+    peak stays within the single-mode dynamic amplification bound for a ramp of duration t_r on the link's own
+    lowest mode f1 (clamped at its proximal joint): 1 + 1 / (pi f1 t_r) (the envelope of the SDOF ramp DAF). The
+    arm model: its transient / quasi-static peak (the quasi-static part K^-1 f of the assembled arm) is the arm-level
+    amplification, which the report states per link; the claw ramps (10 ms) are shorter than the period of the
+    arm's lowest mode, so the links the payload's swing loads (upper arm, forearm) are amplified by more than the
+    per-link model's clamped links are."""
     summary = paper004_run.summary
+    assert summary["flexibility"] == "arm"
     t_r = 0.01  # the claw ramps
     for name, L in summary["links"].items():
+        amp_link = L["max_von_mises_link_model_pa"] / L["quasi_static_max_von_mises_link_model_pa"]
+        assert 1 - 1e-3 < amp_link <= 1 + 1 / (math.pi * L["lowest_frequency_link_model_hz"] * t_r), name
         amp = L["dynamic_amplification"]
         assert L["max_von_mises_pa"] == pytest.approx(amp * L["quasi_static_max_von_mises_pa"], rel=1e-12)
-        assert 1 - 1e-3 < amp <= 1 + 1 / (math.pi * L["lowest_frequency_hz"] * t_r), name
-    # the two aluminium arms (lowest modes near 300-400 Hz, 3-4 periods per ramp) do ring measurably
+        assert amp > 1 - 1e-3, name
+    # the two aluminium arms (lowest modes near 300-400 Hz, 3-4 periods per ramp) do ring measurably per link
     for name in ("upper_arm", "forearm"):
-        assert summary["links"][name]["lowest_frequency_hz"] < 500
-        assert summary["links"][name]["dynamic_amplification"] > 1.002, name
+        L = summary["links"][name]
+        assert L["lowest_frequency_link_model_hz"] < 500
+        assert L["max_von_mises_link_model_pa"] / L["quasi_static_max_von_mises_link_model_pa"] > 1.002, name
+        assert 1 / summary["arm_modes_hz"][0] > t_r  # a ramp shorter than the arm's lowest period
+        assert L["dynamic_amplification"] > L["max_von_mises_link_model_pa"] / L[
+            "quasi_static_max_von_mises_link_model_pa"], name
     assert "transient vs quasi-static peak" in format_table(summary)
 
 
