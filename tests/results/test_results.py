@@ -248,3 +248,20 @@ def test_screenshot_renders_off_screen(tmp_path, vtk_format):
     rgb = img[..., :3]
     coloured = (rgb.max(axis=2) - rgb.min(axis=2)) > 0.2  # saturated pixels: the colour-mapped part and bar
     assert coloured.mean() > 0.01
+
+
+def test_csv_fields_are_the_values_reprs(tmp_path):
+    """Every CSV field is repr(float(v)): the shortest text that reads back as the same double, for tiny, huge,
+    signed-zero and non-finite values too."""
+    import csv
+
+    from structcheck.results.tables import _write_csv
+
+    rng = np.random.default_rng(0)
+    rows = np.r_[rng.standard_normal((50, 10)) * 10.0 ** rng.integers(-300, 300, (50, 10)),
+                 [[0.0, -0.0, np.nan, np.inf, -np.inf, 1e-320, 5e-324, 1e16, 123456789012345678.0, 0.1]]]
+    _write_csv(tmp_path / "t.csv", [f"c{k}" for k in range(10)], rows)
+    with open(tmp_path / "t.csv", newline="") as fh:
+        text = list(csv.reader(fh))
+    assert text[0] == [f"c{k}" for k in range(10)]
+    assert text[1:] == [[repr(float(v)) for v in row] for row in rows]
