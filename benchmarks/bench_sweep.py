@@ -106,6 +106,10 @@ def main():
         "ratio_2_to_1_dask": times["dask_2_workers"] / t1,
         "efficiency_dask_2": t1 / (2 * times["dask_2_workers"]),
         "same_sweep_csv": same, "target_ratio": 0.6,
+        # the work the parallel runs add (process start-up, imports, the cluster's own processes), independent
+        # of how busy the machine is: their workers' CPU seconds over the 1-worker run's
+        "cpu_ratio_2_to_1_local": cpu["local_2_workers"] / cpu["local_1_workers"],
+        "cpu_ratio_2_to_1_dask": cpu["dask_2_workers"] / cpu["local_1_workers"],
     }
     if "local_1_workers_1_thread" in times:
         result["ratio_2_to_1_local_single_thread"] = times["local_2_workers"] / times["local_1_workers_1_thread"]
@@ -121,6 +125,8 @@ def main():
         line += f", {result['ratio_2_to_1_local_single_thread']:.2f} x the 1-worker 1-thread time"
     print(f"{line}; Dask 2 workers: {result['ratio_2_to_1_dask']:.2f} x (efficiency "
           f"{result['efficiency_dask_2']:.0%}); same sweep.csv: {same}")
+    print(f"CPU seconds of the workers against the 1-worker run: 2 local workers "
+          f"{result['cpu_ratio_2_to_1_local']:.2f} x, Dask {result['cpu_ratio_2_to_1_dask']:.2f} x")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "bench_sweep.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -22,9 +22,23 @@ _GLIBC_DEFAULT_THRESHOLD = 128 << 10  # both thresholds' defaults
 
 
 def limit_threads(n: int) -> None:
-    """Process-pool initializer: at most ``n`` BLAS/OpenMP threads per worker, unless the user set them."""
+    """Process-pool initializer: at most ``n`` BLAS/OpenMP threads per worker, unless the user set them; the
+    worker's own thread pools follow (:func:`thread_budget`)."""
     for var in THREAD_VARS:
         os.environ.setdefault(var, str(n))
+
+
+def thread_budget() -> int:
+    """Threads this process's own pools (the stress history's shares, the VTKHDF deflaters) may keep busy:
+    ``STRUCTCHECK_THREADS`` if set, else ``OMP_NUM_THREADS`` (set to cores / workers in a local pool's worker
+    by :func:`limit_threads`, to 1 by a Dask nanny, or by the user), else the number of cores. Without it two
+    workers on two cores would each start a thread per core."""
+    for var in ("STRUCTCHECK_THREADS", "OMP_NUM_THREADS"):
+        try:
+            return max(1, int(os.environ[var]))
+        except (KeyError, ValueError):
+            pass
+    return os.cpu_count() or 1
 
 
 def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:

@@ -105,8 +105,11 @@ def _compressor():
 
 
 def _compress_threads() -> int:
-    """Threads compressing chunks: one per core, at most 4."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """Threads compressing chunks: one per core this process may use (:func:`structcheck.pool.thread_budget`),
+    at most 4."""
+    from ..pool import thread_budget
+
+    return max(1, min(4, thread_budget()))
 
 
 def round_mantissa(values: np.ndarray, bits: int) -> np.ndarray:

@@ -50,3 +50,35 @@ def test_heap_reuse_is_a_no_op_without_fixed_thresholds(monkeypatch):
     monkeypatch.setattr(pool, "_mallopt", lambda: pytest.fail("mallopt called without a fixed threshold"))
     with heap_reuse():
         pass
+
+
+def test_thread_budget_follows_structcheck_threads_then_omp_then_the_cores(monkeypatch):
+    from structcheck.pool import thread_budget
+
+    monkeypatch.delenv("STRUCTCHECK_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert thread_budget() == (os.cpu_count() or 1)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert thread_budget() == 3
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "2")
+    assert thread_budget() == 2
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "many")  # not a number: the next setting counts
+    assert thread_budget() == 3
+
+
+def test_local_pool_workers_share_the_cores(monkeypatch):
+    """Each of a local pool's workers gets cores / workers threads for BLAS and for its own thread pools (the
+    stress history's shares, the VTKHDF deflaters), unless the user set them."""
+    from structcheck.fe.response import _workers
+    from structcheck.pool import local_executor, thread_budget
+    from structcheck.results.vtkhdf import _compress_threads
+
+    for var in ("STRUCTCHECK_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    cores = os.cpu_count() or 1
+    with local_executor(2) as pool:
+        budgets = [f.result() for f in [pool.submit(thread_budget) for _ in range(2)]]
+        big = pool.submit(_workers, 1e12).result()
+        deflaters = pool.submit(_compress_threads).result()
+    assert budgets == [max(1, cores // 2)] * 2
+    assert big == min(4, max(1, cores // 2)) and deflaters == min(4, max(1, cores // 2))
