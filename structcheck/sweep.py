@@ -8,7 +8,10 @@
 
 A variant is run by any ``concurrent.futures.Executor``: a local process pool by default, a Dask cluster through
 ``distributed.Client(address).get_executor()``. Study scripts, their mesh files and ``out`` must be reachable under
-the same paths from every worker.
+the same paths from every worker. In a worker (:mod:`structcheck.pool`), BLAS and structcheck's own thread pools
+keep to the worker's share of the cores (``OMP_NUM_THREADS``: cores / workers in the local pool, 1 in a Dask
+worker), and a variant's large temporaries reuse heap memory even where a Dask nanny's environment
+(``MALLOC_TRIM_THRESHOLD_``) would map each afresh.
 
 A rerun skips a variant whose folder has a ``summary.json`` and an ``inputs.json`` that still matches: the same
 structcheck version, study script bytes (SHA-256), parameters, run options (``vtk``, ``plots``) and every file the
