@@ -9,13 +9,16 @@ modal_coefficients, respond, peak_von_mises, ringing_samples); the wrappers add 
 per link [s]: assembly_K, assembly_M, factorization, unit_solves, modes, stress_basis, modal_response (the exact
 modal integration), stress_history (stress and deformation history reduced to peaks and envelopes), plus
 quasi_static_peak and ringing_samples. The floor of the study is the sum over the links of assembly (K and M)
-and factorization; ``run_and_write_s`` is ``structcheck.study.run`` with every output written.
+and factorization; ``run_and_write_s`` is ``structcheck.study.run`` with every output written. ``cpu_s``: the CPU
+seconds (all threads) of that run, of its fatigue stage and of its writing, which a shared machine's load
+changes much less than their wall times.
 """
 from __future__ import annotations
 
 import argparse
 import functools
 import json
+import os
 import resource
 import sys
 import tempfile
@@ -25,6 +28,32 @@ from pathlib import Path
 from _common import ROOT
 
 FLOOR_PHASES = ("assembly_K", "assembly_M", "factorization")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process so far (all its threads)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _instrument_cpu(cpu: dict) -> None:
+    """Wrap the fatigue stage and the writing of the results (as ``structcheck.study`` calls them) so that
+    their CPU seconds (all threads) land in cpu["fatigue"] and cpu["write"]: on a shared machine their wall
+    times follow the other processes' load, their CPU times much less."""
+    import structcheck.study as study
+
+    def timed(fn, name):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            c0 = _cpu()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                cpu[name] = cpu.get(name, 0.0) + _cpu() - c0
+        return wrapper
+
+    study.link_fatigues = timed(study.link_fatigues, "fatigue")
+    study.write_results = timed(study.write_results, "write")
 
 
 def _instrument(phases: dict) -> None:
@@ -70,16 +99,20 @@ def run_study(out: Path, mesh_dir: str = "") -> dict:
     study = script.build(mesh_dir=mesh_dir) if mesh_dir else script.study
     t_build = time.perf_counter() - t0
     phases: dict = {}
+    cpu: dict = {}
     _instrument(phases)
-    t1 = time.perf_counter()
+    _instrument_cpu(cpu)
+    t1, c1 = time.perf_counter(), _cpu()
     result = run(study, out, progress=False)
     t_run = time.perf_counter() - t1
+    cpu["run_and_write"] = _cpu() - c1
     summary = json.loads((out / "summary.json").read_text())  # with the writing time
     floor = sum(v.get(k, 0.0) for v in phases.values() for k in FLOOR_PHASES)
     links = summary["links"] if isinstance(summary.get("links"), dict) else {}
     return {
         "build_s": t_build, "run_and_write_s": t_run, "floor_s": floor, "over_floor": t_run / floor,
-        "phases_s": phases, "study_timings_s": summary.get("timings_s", {}),
+        "phases_s": phases, "study_timings_s": summary.get("timings_s", {}), "cpu_s": cpu,
+        "load_average_1min": os.getloadavg()[0],
         "total_nodes": summary["analysis"]["total_nodes"], "dofs": 3 * summary["analysis"]["total_nodes"],
         "n_samples": len(result.t), "n_links": len(study.parts),
         "max_von_mises_mpa": {n: v.get("max_von_mises_pa", float("nan")) / 1e6 for n, v in links.items()},

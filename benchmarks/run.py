@@ -220,6 +220,9 @@ def study_lines(name: str, s: dict) -> list[str]:
                + f", other FE {fe_other:.1f}")
     out.append("  study: " + ", ".join(f"{k} {v:.1f}" for k, v in t.items() if not k.startswith("fe_"))
                + f" (of the total: {rest:.1f} s for link results, tool point and checks)")
+    if s.get("cpu_s"):
+        out.append("  CPU seconds (all threads): " + ", ".join(f"{k} {v:.1f}" for k, v in s["cpu_s"].items())
+                   + f"; 1-minute load average at the end {s.get('load_average_1min', float('nan')):.1f}")
     return out
 
 

@@ -8,7 +8,10 @@
 
 A variant is run by any ``concurrent.futures.Executor``: a local process pool by default, a Dask cluster through
 ``distributed.Client(address).get_executor()``. Study scripts, their mesh files and ``out`` must be reachable under
-the same paths from every worker.
+the same paths from every worker. In a worker (:mod:`structcheck.pool`), BLAS and structcheck's own thread pools
+keep to the worker's share of the cores (``OMP_NUM_THREADS``: cores / workers in the local pool, 1 in a Dask
+worker), and a variant's large temporaries reuse heap memory even where a Dask nanny's environment
+(``MALLOC_TRIM_THRESHOLD_``) would map each afresh.
 
 A rerun skips a variant whose folder has a ``summary.json`` and an ``inputs.json`` that still matches: the same
 structcheck version, study script bytes (SHA-256), parameters, run options (``vtk``, ``plots``) and every file the
@@ -42,10 +45,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import __version__
 from .errors import InputError
+from .pool import heap_reuse, local_executor
 
 INPUTS_FILE = "inputs.json"
 _SAFE = re.compile(r"[^A-Za-z0-9._+-]")
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 _RESULTS_NAMES = ("METRICS", "COLUMNS", "parse_value", "write_sweep_csv", "read_sweep_csv", "plot_sweep")
 
 
@@ -303,8 +306,9 @@ def run_variant(study_path: str, params: dict, folder: str, options: dict) -> di
     where = f"{socket.gethostname()}:{os.getpid()}"
     try:
         Path(folder, INPUTS_FILE).unlink(missing_ok=True)  # a stale record must not outlive a rerun cut short
-        study, files = _build_watched(Path(study_path), params)
-        run(study, folder, progress=False, vtk=options["vtk"], plots=options["plots"])
+        with heap_reuse():  # a Dask worker's environment maps every large temporary afresh
+            study, files = _build_watched(Path(study_path), params)
+            run(study, folder, progress=False, vtk=options["vtk"], plots=options["plots"])
         record = inputs_record(Path(study_path), params, options, files)
         tmp = Path(folder) / f".{INPUTS_FILE}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(record, indent=2) + "\n")
@@ -314,24 +318,6 @@ def run_variant(study_path: str, params: dict, folder: str, options: dict) -> di
         return {"status": "failed", "error": " ".join(detail.split()), "wall_s": time.perf_counter() - t0,
                 "worker": where}
     return {"status": "ran", "error": None, "wall_s": time.perf_counter() - t0, "worker": where}
-
-
-def _limit_threads(n: int) -> None:
-    """Process-pool initializer: at most ``n`` BLAS/OpenMP threads per worker, unless the user set them."""
-    for var in _THREAD_VARS:
-        os.environ.setdefault(var, str(n))
-
-
-def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:
-    """A pool of ``workers`` spawned processes (default: the number of cores), each using cores/workers threads.
-
-    Spawned, not forked: a worker starts clean (no threads or modules of the caller), so the files a study
-    imports are seen, and it imports structcheck from the caller's ``sys.path``/``PYTHONPATH``."""
-    import multiprocessing
-
-    workers = workers or os.cpu_count() or 1
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=_limit_threads, initargs=(max(1, (os.cpu_count() or 1) // workers),))
 
 
 # ------------------------------------------------------------------------------------------------- the sweep

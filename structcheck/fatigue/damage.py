@@ -173,11 +173,37 @@ def _extremes(s, weights) -> tuple[np.ndarray, np.ndarray]:
     return hi, lo
 
 
-def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf) -> float:
+class _Extremes:
+    """Largest and smallest value over time (n_nodes, n_planes) [Pa] of each node's counted histories, formed
+    once per node: the safety-factor cap's pass and the counting pass (and a widened count) need them for the
+    same nodes, and forming the histories is most of each pass's cost. A node's values are those of
+    :func:`_extremes` of the chunk it was first requested in, and every pass then sees those very bits (BLAS
+    may round a node's products in the last bit differently within another chunk's product)."""
+
+    def __init__(self, S, weights):
+        n_planes = 1 if weights is None else len(weights)
+        self.S, self.weights = S, weights
+        self.hi = np.empty((S.shape[1], n_planes))
+        self.lo = np.empty((S.shape[1], n_planes))
+        self.known = np.zeros(S.shape[1], bool)
+
+    def __call__(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(hi, lo), each (len(idx), n_planes), of the nodes ``idx``."""
+        miss = idx[~self.known[idx]]
+        if miss.size:
+            self.hi[miss], self.lo[miss] = _extremes(self.S[:, miss], self.weights)
+            self.known[miss] = True
+        return self.hi[idx], self.lo[idx]
+
+
+def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf,
+                       extremes: _Extremes | None = None) -> float:
     """The smallest :func:`cap_scale` over every (node, plane) pair, visiting nodes in increasing onset and
-    stopping where the onset passes the cap found (those nodes cannot lower it)."""
+    stopping where the onset passes the cap found (those nodes cannot lower it). ``extremes`` keeps the
+    visited nodes' extremes for the counting pass."""
     n_t = S.shape[0]
     n_planes = 1 if weights is None else len(weights)
+    extremes = extremes or _Extremes(S, weights)
     order = np.argsort(node_onset, kind="stable")
     step = max(1, _CHUNK // (n_t * n_planes))
     for start in range(0, len(order), step):
@@ -185,7 +211,7 @@ def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, 
         idx = idx[node_onset[idx] <= cap]
         if not idx.size:
             break
-        hi, lo = _extremes(S[:, idx], weights)
+        hi, lo = extremes(idx)
         cap = min(cap, float(cap_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress, design_life).min()))
     return cap
 
@@ -231,11 +257,13 @@ def _dominated(R, mid, n_ub, node, curve, mean_stress, onset) -> np.ndarray:
 
 
 def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = False,
-           design_life: float | None = None) -> _Table:
+           design_life: float | None = None, extremes: _Extremes | None = None) -> _Table:
     """Rainflow-count every (node, plane) pair whose onset scale is <= ``scale`` (for the safety factor; with a
     ``design_life``, only those whose safety factor can be <= ``scale``) and, with ``prune``, the pairs with
-    onset <= 1 that may hold their node's damage at scale 1 (:func:`_dominated`)."""
+    onset <= 1 that may hold their node's damage at scale 1 (:func:`_dominated`). ``extremes``: those of the
+    nodes already visited (:class:`_Extremes`)."""
     n_t = S.shape[0]
+    extremes = extremes or _Extremes(S, weights)
     n_planes = 1 if weights is None else len(weights)
     reach = max(scale, 1.0) if prune else scale
     cand = np.flatnonzero(node_onset <= reach)
@@ -245,7 +273,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
     step = max(1, _CHUNK // (n_t * n_planes))
     for start in range(0, len(cand), step):
         idx = cand[start:start + step]
-        hi, lo = _extremes(S[:, idx], weights)  # (k, p)
+        hi, lo = extremes(idx)  # (k, p)
         onset = onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
         later = onset[onset > scale]
         if later.size:
@@ -404,13 +432,15 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     # is beyond the cap, can have a smaller factor. The loop widens further only if the cap was not reached.
     # Pairs with onset <= 1 whose damage cannot be their node's largest are skipped (_dominated).
     scale, sf, sf_node = (0.0 if screening else np.inf), None, None
+    extremes = _Extremes(S, weights)  # each node's, formed once for every pass
     if screening and design_life_cycles is not None:
         cap = _safety_factor_cap(S, weights, curve, mean_stress, float(design_life_cycles), node_onset,
-                                 float(safety_factor_cap))
+                                 float(safety_factor_cap), extremes)
         scale = cap if np.isfinite(cap) else 1.0
     while True:
         table = _count(S, weights, curve, mean_stress, scale, node_onset, prune=screening,
-                       design_life=None if design_life_cycles is None else float(design_life_cycles))
+                       design_life=None if design_life_cycles is None else float(design_life_cycles),
+                       extremes=extremes)
         if design_life_cycles is None:
             break
         nodes = np.unique(table.pair_node)

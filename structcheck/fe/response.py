@@ -319,13 +319,17 @@ def _node_history(D, C, budget) -> tuple[_RunningMax, np.ndarray]:
 
 
 def _workers(multiply_adds: float) -> int:
-    """Threads for a stress history of this many multiply-adds: one per core (at most 4), one for small ones
-    (under ~0.2 s of work, where starting threads does not pay); ``STRUCTCHECK_THREADS`` overrides both."""
+    """Threads for a stress history of this many multiply-adds: one per core this process may use
+    (:func:`structcheck.pool.thread_budget`: 1 in each of two sweep workers on two cores; at most 4), one for
+    small ones (under ~0.2 s of work, where starting threads does not pay); ``STRUCTCHECK_THREADS`` overrides
+    both."""
     import os
 
+    from ..pool import thread_budget
+
     if os.environ.get("STRUCTCHECK_THREADS"):
-        return max(1, int(os.environ["STRUCTCHECK_THREADS"]))
-    return min(4, os.cpu_count() or 1) if multiply_adds > 5e9 else 1
+        return thread_budget()
+    return min(4, thread_budget()) if multiply_adds > 5e9 else 1
 
 
 def _in_threads(share, n: int):

@@ -25,6 +25,30 @@ def test_extremes_by_time_blocks_equal_those_of_the_whole_history(method, monkey
     assert np.array_equal(hi, h.max(0)) and np.array_equal(lo, h.min(0))
 
 
+@pytest.mark.parametrize("method", ["critical_plane", "signed_von_mises"])
+def test_extremes_kept_per_node_are_the_whole_historys_and_the_same_in_every_pass(method):
+    """The safety-factor cap's pass and the counting pass visit nodes in different orders and chunks and share
+    each node's extremes (damage._Extremes): they are the whole history's to round-off (BLAS may round a
+    product in the last bit differently in another chunk's product) and every later request of a node gets
+    the very bits of its first."""
+    rng = np.random.default_rng(1)
+    s = 50 * MPa * rng.standard_normal((203, 37, 6))
+    weights = normal_stress_weights(plane_normals(10.0)) if method == "critical_plane" else None
+    h = signed_von_mises(s)[..., None] if weights is None else s @ weights.T
+    cache = damage._Extremes(s, weights)
+    order = rng.permutation(37)
+    first = {}
+    for chunk in (order[:5], order[3:20], np.sort(order[10:])):  # overlapping, unordered, then all of them
+        hi, lo = cache(chunk)
+        # a sum of 6 products: within a few units of the last place of the largest term
+        np.testing.assert_allclose(hi, h.max(0)[chunk], rtol=0, atol=1e-14 * np.abs(h).max())
+        np.testing.assert_allclose(lo, h.min(0)[chunk], rtol=0, atol=1e-14 * np.abs(h).max())
+        for k, node in enumerate(chunk):
+            seen = first.setdefault(node, (hi[k], lo[k]))
+            assert np.array_equal(seen[0], hi[k]) and np.array_equal(seen[1], lo[k])
+    assert cache.known.all()
+
+
 def _every_plane(sn, curve, mean_stress, x):
     """The definition: count every plane, the first of largest damage at scale x (of largest range if none)."""
     cycles = [rainflow_cycles(sn[:, k], periodic=True) for k in range(sn.shape[1])]

@@ -248,3 +248,46 @@ def test_screenshot_renders_off_screen(tmp_path, vtk_format):
     rgb = img[..., :3]
     coloured = (rgb.max(axis=2) - rgb.min(axis=2)) > 0.2  # saturated pixels: the colour-mapped part and bar
     assert coloured.mean() > 0.01
+
+
+def test_csv_fields_are_the_values_reprs(tmp_path):
+    """Every CSV field is repr(float(v)): the shortest text that reads back as the same double, for tiny, huge,
+    signed-zero and non-finite values too."""
+    import csv
+
+    from structcheck.results.tables import _write_csv
+
+    rng = np.random.default_rng(0)
+    rows = np.r_[rng.standard_normal((50, 10)) * 10.0 ** rng.integers(-300, 300, (50, 10)),
+                 [[0.0, -0.0, np.nan, np.inf, -np.inf, 1e-320, 5e-324, 1e16, 123456789012345678.0, 0.1]]]
+    _write_csv(tmp_path / "t.csv", [f"c{k}" for k in range(10)], rows)
+    with open(tmp_path / "t.csv", newline="") as fh:
+        text = list(csv.reader(fh))
+    assert text[0] == [f"c{k}" for k in range(10)]
+    assert text[1:] == [[repr(float(v)) for v in row] for row in rows]
+
+
+def test_plots_fixed_margins_keep_every_label_inside_the_figure(tmp_path, monkeypatch):
+    """The plots' fixed margins (not tight_layout) leave room for every tick label, axis label, legend and
+    title: each text drawn lies within the figure."""
+    from structcheck.results import plots
+
+    checked = []
+    margins = plots._margins
+
+    def check(fig):
+        margins(fig)
+        renderer = fig.canvas.get_renderer()
+        fig.draw(renderer)
+        W, H = fig.bbox.width, fig.bbox.height
+        # every axes with what it draws (tick labels in view, axis labels, offset text, legend), and the title
+        boxes = [ax.get_tightbbox(renderer) for ax in fig.axes]
+        boxes += [fig._suptitle.get_window_extent(renderer)] if fig._suptitle is not None else []
+        for box in boxes:
+            assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= W and box.y1 <= H, (box, W, H)
+        checked.append(len(boxes))
+
+    monkeypatch.setattr(plots, "_margins", check)
+    run = tiny_run()
+    paths = plots.write_plots(run, tmp_path / "plots")
+    assert len(checked) == len(paths) >= 4 and min(checked) >= 1
