@@ -103,6 +103,15 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     (an open robot has no cuts), ``body`` the rigid-body stage (``RigidBody``), ``loads`` link -> LinkLoads on
     ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium residuals are kept),
     ``point_forces`` point -> (n_t, 3) [N, world] (the loads of links without a Part)."""
+    # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
+    # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
+    # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
+    # histories run in threads of their own (fe.response).
+    with single_thread_blas():
+        return _arm_stage(study, chain, body, loads, link_solutions, t, point_forces)
+
+
+def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces) -> ArmStage:
     tree = chain.tree
     parts = {n: study.parts[n] for n in loads}
     attached = payload_masses(tree, study.payloads, parts)
