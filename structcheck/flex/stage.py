@@ -22,7 +22,7 @@ from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
 from .recovery import point_displacement
 from .superelement import Superelement
-from .transient import ArmTransient, arm_static, arm_transient, external_loads
+from .transient import ArmTransient, arm_static, arm_transient, external_loads, segment_middle
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces) -> Ar
         tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, study.tool_point)
     j = int(np.argmin(tr.frequency_hz[:, 0]))
     a, b = tr.segments[j], tr.segments[j + 1]
-    time_s = float(t[a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b]))))])
+    time_s = float(t[segment_middle(t, a, b)])
     shapes = arm_mode_shapes(chain, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
                              time_s=time_s, rigid_inertials=body.dynamics.inertials)
     cutoff = {n: float(se.omega[-1] / (2 * np.pi)) if se.n_modes else 0.0 for n, se in ses.items()}
