@@ -20,7 +20,7 @@ along their axes; passive joints are free there (:mod:`structcheck.flex.topology
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.linalg as sla
@@ -61,7 +61,9 @@ class ArmModel:
     motion (d, theta) of a rigid link's (one without a Part) frame origin in its link axes; ``R_world_link`` link
     -> (3, 3);
     ``loads`` (n, 3) global load vectors of unit gravity components g_x, g_y, g_z [m/s^2] (world axes), body
-    loads and attached masses; ``labels`` (n,) what every global coordinate is."""
+    loads and attached masses; ``labels`` (n,) what every global coordinate is. Assembled at a stack of poses, every
+    array but ``labels`` has a leading pose dimension (K (n_poses, n, n), L (n_poses, n_red, n), ...): :meth:`at`
+    picks one pose (the other methods take one pose)."""
 
     K: np.ndarray
     M: np.ndarray
@@ -71,6 +73,13 @@ class ArmModel:
     gravity_loads: np.ndarray
     labels: tuple
     rigid_maps: dict = field(default_factory=dict)
+
+    def at(self, i: int) -> "ArmModel":
+        """Pose i of a model assembled at a stack of poses (:func:`assemble_arm` with q (n_poses, n_coords))."""
+        def pick(d):
+            return {n: v[i] if v.ndim == 3 else v for n, v in d.items()}
+        return replace(self, K=self.K[i], M=self.M[i], maps=pick(self.maps), R_world_link=pick(self.R_world_link),
+                       gravity_loads=self.gravity_loads[i], rigid_maps=pick(self.rigid_maps))
 
     def link_coordinates(self, x: np.ndarray) -> dict:
         """Reduced coordinates per link, link -> z (..., n_red), of global coordinates x (..., n)."""
@@ -155,8 +164,9 @@ def reduce_links(robot, parts: dict, n_modes: int | None = 6, attached=(), coupl
 
 def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = None, attached=(),
                  rigid_inertials=None) -> ArmModel:
-    """The reduced arm at the tree's joint values q (n_coords,): see the module doc and
-    :mod:`structcheck.flex.topology`. ``robot``: a Robot or a ClosedChain (its cut joints join the links'
+    """The reduced arm at the tree's joint values q (n_coords,), or at a stack of poses q (n_poses, n_coords) in one
+    pass (every array of the ArmModel then has a leading pose dimension; :meth:`ArmModel.at` picks one): see the
+    module doc and :mod:`structcheck.flex.topology`. ``robot``: a Robot or a ClosedChain (its cut joints join the links'
     interfaces of their names; its passive joints are free about their axes). ``joint_stiffness``: joint -> k
     [N m/rad] about the joint axis, or (k, k_tilt) [N m/rad]; joints not listed are rigid (actuated) or free
     (passive). ``attached``: AttachedMass list (their surfaces must be interfaces of the superelements: reduce with
@@ -172,8 +182,10 @@ def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = N
     for jn in joint_stiffness:
         if jn not in names:
             raise InputError(f"joint_stiffness names unknown joint {jn!r}; the joints are {sorted(names)}")
-    T = forward_kinematics(tree, np.asarray(q, float))[0]
-    T_wl = {n: T[tree.link_names.index(n)] for n in tree.link_names}
+    q = np.asarray(q, float)
+    T = forward_kinematics(tree, q)  # (n_poses, n_links, 4, 4)
+    T = T[0] if q.ndim == 1 else T
+    T_wl = {n: T[..., tree.link_names.index(n), :, :] for n in tree.link_names}
     top = Topology()
     tree_joints(top, tree, superelements, T_wl, passive, joint_stiffness)
     cut_joints(top, cuts, superelements, T_wl, joint_stiffness)
@@ -182,60 +194,70 @@ def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = N
             top.node_side[(a.link, a.surface)] = [(top.new(6, f"node {a.link}.{a.surface}"), np.eye(6))]
     n_int = {name: top.new(se.n_red - se.n_interface_dofs, f"{name} modal") for name, se in superelements.items()}
     n = len(top.labels)
-    maps = {name: _link_map(name, se, top, T_wl[name][:3, :3], n_int[name], n, tree.base)
+    maps = {name: _link_map(name, se, top, T_wl[name][..., :3, :3], n_int[name], n, tree.base)
             for name, se in superelements.items()}
-    rigid_maps = {name: _turned(T_wl[name][:3, :3]) @ expression_matrix(expr, n)
+    rigid_maps = {name: _turned(T_wl[name][..., :3, :3]) @ expression_matrix(expr, n)
                   for name, expr in top.rigid.items() if name != tree.base or expr}
     inert = link_inertials(tree) if rigid_inertials is None else rigid_inertials
-    K, M, Fg = _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n)
+    K, M, Fg = _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n, q.shape[:-1])
     for i, k in top.springs:
-        K[i, i] += k
-    return ArmModel(K=0.5 * (K + K.T), M=0.5 * (M + M.T), superelements=dict(superelements), maps=maps,
-                    R_world_link={k: v[:3, :3] for k, v in T_wl.items() if k in superelements},
+        K[..., i, i] += k
+    return ArmModel(K=0.5 * (K + _T(K)), M=0.5 * (M + _T(M)), superelements=dict(superelements), maps=maps,
+                    R_world_link={k: v[..., :3, :3] for k, v in T_wl.items() if k in superelements},
                     gravity_loads=Fg, labels=tuple(top.labels), rigid_maps=rigid_maps)
 
 
+def _T(A: np.ndarray) -> np.ndarray:
+    """The transposes (..., m, n) of matrices A (..., n, m)."""
+    return np.swapaxes(A, -1, -2)
+
+
 def _turned(R: np.ndarray) -> np.ndarray:
-    """diag(R^T, R^T): world (d, theta) into link axes."""
-    return sla.block_diag(R.T, R.T)
+    """diag(R^T, R^T) (..., 6, 6): world (d, theta) into link axes, for rotations R (..., 3, 3)."""
+    out = np.zeros(R.shape[:-2] + (6, 6))
+    out[..., :3, :3] = out[..., 3:, 3:] = _T(R)
+    return out
 
 
 def _link_map(name, se, top, R, internal, n, base) -> np.ndarray:
-    """L (n_red, n): a link's reduced coordinates from the global ones (interface rows from their expressions in
-    link axes, internal coordinates its own)."""
-    L = np.zeros((se.n_red, n))
+    """L (..., n_red, n): a link's reduced coordinates from the global ones (interface rows from their expressions
+    in link axes, internal coordinates its own), for its rotations R (..., 3, 3)."""
+    L = np.zeros(R.shape[:-2] + (se.n_red, n))
     for s in se.interfaces:
         if s == GROUND and name == base:
             continue  # clamped
         if (name, s) not in top.node_side:
             raise InputError(f"link {name!r}: interface {s!r} is joined to nothing (no joint or attached mass "
                              f"of that name)")
-        L[se.interface_dofs(s)] = _turned(R) @ expression_matrix(top.node_side[(name, s)], n)
-    L[se.n_interface_dofs:, internal] = np.eye(se.n_red - se.n_interface_dofs)
+        L[..., se.interface_dofs(s), :] = _turned(R) @ expression_matrix(top.node_side[(name, s)], n)
+    L[..., se.n_interface_dofs:, internal] = np.eye(se.n_red - se.n_interface_dofs)
     return L
 
 
-def _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n):
-    """K, M (n, n) and the unit-gravity loads (n, 3) of the superelements, rigid links and attached masses."""
+def _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n, poses=()):
+    """K, M (..., n, n) and the unit-gravity loads (..., n, 3) of the superelements, rigid links and attached
+    masses; ``poses`` the leading shape (a stack of poses, or () for one). One matrix product per link for all
+    the poses (numpy's stacked matmul: per pose the same BLAS products as for one pose alone)."""
     from ..loads import body_coefficients
 
-    K, M, Fg = np.zeros((n, n)), np.zeros((n, n)), np.zeros((n, 3))
+    K, M, Fg = np.zeros(poses + (n, n)), np.zeros(poses + (n, n)), np.zeros(poses + (n, 3))
     for name, se in superelements.items():
         L = maps[name]
-        K += L.T @ se.K @ L
-        M += L.T @ se.M @ L
+        K += _T(L) @ se.K @ L
+        M += _T(L) @ se.M @ L
         # unit world gravity e_i is R^T e_i in link axes: the rows of R
-        coeff = body_coefficients(T_wl[name][:3, :3], np.zeros(3), np.zeros(3), np.zeros(3))  # (3, 12)
-        Fg += L.T @ (se.body_loads @ coeff.T)
+        R = T_wl[name][..., :3, :3]
+        coeff = body_coefficients(R.reshape(-1, 3), np.zeros(3), np.zeros(3), np.zeros(3))  # (n_poses 3, 12)
+        Fg += _T(L) @ (se.body_loads @ _T(coeff.reshape(R.shape[:-1] + (12,))))
     for name, L in rigid_maps.items():
         i = tree.link_names.index(name)
         Mr = rigid_mass_matrix(inert.mass[i], inert.com[i], inert.inertia[i])
-        M += L.T @ Mr @ L
-        Fg += L.T @ (Mr @ np.vstack([T_wl[name][:3, :3].T, np.zeros((3, 3))]))
+        M += _T(L) @ Mr @ L
+        Fg += _T(L) @ (Mr @ _gravity_rows(T_wl[name][..., :3, :3]))
     for a in attached:
-        R = T_wl[a.link][:3, :3]
+        R = T_wl[a.link][..., :3, :3]
         if a.link in superelements:
-            L = maps[a.link][superelements[a.link].interface_dofs(a.surface)]
+            L = maps[a.link][..., superelements[a.link].interface_dofs(a.surface), :]
         elif a.link in rigid_maps:  # on a rigid link: its origin's motion carried to the mass's point
             Tr = np.eye(6)
             Tr[:3, 3:] = -skew(np.asarray(a.point, float))
@@ -243,9 +265,15 @@ def _matrices(superelements, maps, rigid_maps, attached, T_wl, tree, inert, n):
         else:
             continue  # held by the ground
         Ma = a.matrix()
-        M += L.T @ Ma @ L
-        Fg += L.T @ (Ma @ np.vstack([R.T, np.zeros((3, 3))]))
+        M += _T(L) @ Ma @ L
+        Fg += _T(L) @ (Ma @ _gravity_rows(R))
     return K, M, Fg
+
+
+def _gravity_rows(R: np.ndarray) -> np.ndarray:
+    """(..., 6, 3): unit world gravity components as rigid-body accelerations (d, theta) in link axes,
+    [R^T; 0] for rotations R (..., 3, 3)."""
+    return np.concatenate([_T(R), np.zeros(R.shape[:-2] + (3, 3))], axis=-2)
 
 
 def check_held(model: "ArmModel", what: str = "") -> None:

@@ -11,12 +11,13 @@ back: u_mass_normalized = mode_shape * scale [m / sqrt(kg)].
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from ..fe.solvers import single_thread_blas
 from .assembly import assemble_arm, chain_parts
-from .transient import frozen_segments
+from .transient import frozen_models, frozen_segments, segment_middle
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,9 @@ def first_mode_along_motion(robot, superelements: dict, t, q, max_joint_change: 
     t = np.asarray(t, float)
     q = np.atleast_2d(np.asarray(q, float))
     starts = frozen_segments(q, max_joint_change)
-    mids = [a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b])))) for a, b in zip(starts[:-1], starts[1:])]
+    mids = [segment_middle(t, a, b) for a, b in zip(starts[:-1], starts[1:])]
     with single_thread_blas():
-        f = [assemble_arm(robot, superelements, q[i], joint_stiffness, attached, rigid_inertials).modes(1)[0][0]
-             for i in mids]
+        assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
+                           rigid_inertials=rigid_inertials)
+        f = [model.modes(1)[0][0] for model in frozen_models(assemble, q[mids])]
     return FirstModeAlongMotion(t=t[mids], q=q[mids], frequency_hz=np.array(f))

@@ -22,7 +22,7 @@ from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
 from .recovery import point_displacement
 from .superelement import Superelement
-from .transient import ArmTransient, arm_static, arm_transient, external_loads
+from .transient import ArmTransient, arm_static, arm_transient, external_loads, segment_middle
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,15 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
     (an open robot has no cuts), ``body`` the rigid-body stage (``RigidBody``), ``loads`` link -> LinkLoads on
     ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium residuals are kept),
     ``point_forces`` point -> (n_t, 3) [N, world] (the loads of links without a Part)."""
+    # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
+    # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
+    # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
+    # histories run in threads of their own (fe.response).
+    with single_thread_blas():
+        return _arm_stage(study, chain, body, loads, link_solutions, t, point_forces)
+
+
+def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces) -> ArmStage:
     tree = chain.tree
     parts = {n: study.parts[n] for n in loads}
     attached = payload_masses(tree, study.payloads, parts)
@@ -125,7 +134,7 @@ def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarr
         tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, study.tool_point)
     j = int(np.argmin(tr.frequency_hz[:, 0]))
     a, b = tr.segments[j], tr.segments[j + 1]
-    time_s = float(t[a + int(np.argmin(np.abs(t[a:b + 1] - 0.5 * (t[a] + t[b]))))])
+    time_s = float(t[segment_middle(t, a, b)])
     shapes = arm_mode_shapes(chain, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
                              time_s=time_s, rigid_inertials=body.dynamics.inertials)
     cutoff = {n: float(se.omega[-1] / (2 * np.pi)) if se.n_modes else 0.0 for n, se in ses.items()}

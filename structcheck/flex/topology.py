@@ -31,20 +31,26 @@ from ..spatial import perpendicular_basis, skew
 
 
 def transport(expr: list, a, b) -> list:
-    """The motion at point b (3,) [m, world] of a rigid body whose motion at point a is ``expr``."""
-    Tr = np.eye(6)
-    Tr[:3, 3:] = -skew(np.asarray(b, float) - np.asarray(a, float))
+    """The motion at point b (..., 3) [m, world] of a rigid body whose motion at point a (..., 3) is ``expr``
+    (a stack of poses: leading dimensions)."""
+    r = np.asarray(b, float) - np.asarray(a, float)
+    Tr = np.zeros(r.shape[:-1] + (6, 6))
+    Tr[..., :, :] = np.eye(6)
+    Tr[..., :3, 3:] = -skew(r)
     return [(cols, Tr @ A) for cols, A in expr]
 
 
 def release_matrix(kind: str, axis) -> np.ndarray:
-    """Columns (6, k) of the released relative motions of a joint with unit ``axis`` (3,) [world]: 'rotation'
-    about it (k = 1), 'rotation+tilt' (k = 3: about it and the two normals), 'translation' along it (k = 1),
-    'spherical' (k = 3 rotations)."""
+    """Columns (..., 6, k) of the released relative motions of a joint with unit ``axis`` (..., 3) [world]:
+    'rotation' about it (k = 1), 'rotation+tilt' (k = 3: about it and the two normals), 'translation' along it
+    (k = 1), 'spherical' (k = 3 rotations)."""
     a = np.asarray(axis, float)
-    G = {"rotation": lambda: np.r_[np.zeros(3), a][:, None],
-         "translation": lambda: np.r_[a, np.zeros(3)][:, None],
-         "rotation+tilt": lambda: np.vstack([np.zeros((3, 3)), np.array([a, *perpendicular_basis(a)]).T]),
+    zero = np.zeros_like(a)
+    G = {"rotation": lambda: np.concatenate([zero, a], axis=-1)[..., None],
+         "translation": lambda: np.concatenate([a, zero], axis=-1)[..., None],
+         "rotation+tilt": lambda: np.concatenate([np.zeros(a.shape[:-1] + (3, 3)),
+                                                  np.stack([a, *np.moveaxis(perpendicular_basis(a), -2, 0)],
+                                                           axis=-1)], axis=-2),
          "spherical": lambda: np.vstack([np.zeros((3, 3)), np.eye(3)])}
     return G[kind]()
 
@@ -68,8 +74,8 @@ class Topology:
     def released(self, expr: list, joint: str, kind: str, axis, stiffness) -> list:
         """``expr`` plus the released motions of ``joint`` with their springs [N m/rad or N/m]."""
         G = release_matrix(kind, axis)
-        r = self.new(G.shape[1], f"joint {joint} relative {kind}")
-        self.springs += list(zip(r, np.broadcast_to(stiffness, (G.shape[1],))))
+        r = self.new(G.shape[-1], f"joint {joint} relative {kind}")
+        self.springs += list(zip(r, np.broadcast_to(stiffness, (G.shape[-1],))))
         return expr + [(r, G)]
 
 
@@ -91,26 +97,28 @@ def joint_release(name: str, jtype: str, passive: bool, joint_stiffness: dict):
 
 
 def tree_joints(top: Topology, tree, elastic: dict, T_wl: dict, passive: set, joint_stiffness: dict) -> None:
-    """Expressions of both sides of every tree joint, in topological order, and of every rigid link's origin."""
+    """Expressions of both sides of every tree joint, in topological order, and of every rigid link's origin.
+    ``T_wl`` link -> placement (..., 4, 4) (a stack of poses: leading dimensions)."""
     base = tree.base
     if base not in elastic:
         top.rigid[base] = []  # the ground
     for j in tree.ordered_joints:
-        x_child = T_wl[j.child][:3, 3]
+        x_child = T_wl[j.child][..., :3, 3]
         if j.parent in elastic:
             se_p = elastic[j.parent]
             if j.name not in se_p.interfaces:
                 raise InputError(f"joint {j.name!r}: the superelement of {j.parent!r} has no interface {j.name!r}")
-            x_par = T_wl[j.parent][:3, :3] @ se_p.points[se_p.interfaces.index(j.name)] + T_wl[j.parent][:3, 3]
+            x_par = (T_wl[j.parent][..., :3, :3] @ se_p.points[se_p.interfaces.index(j.name)]
+                     + T_wl[j.parent][..., :3, 3])
             parent_expr = [(top.new(6, f"node {j.name}"), np.eye(6))]
             top.node_side[(j.parent, j.name)] = parent_expr
         else:  # rigid parent: its origin's motion carried to the joint's placement on it
-            x_par = T_wl[j.parent][:3, :3] @ np.asarray(j.origin, float)[:3, 3] + T_wl[j.parent][:3, 3]
-            parent_expr = transport(top.rigid[j.parent], T_wl[j.parent][:3, 3], x_par)
+            x_par = T_wl[j.parent][..., :3, :3] @ np.asarray(j.origin, float)[:3, 3] + T_wl[j.parent][..., :3, 3]
+            parent_expr = transport(top.rigid[j.parent], T_wl[j.parent][..., :3, 3], x_par)
         child_expr = transport(parent_expr, x_par, x_child)
         rel = joint_release(j.name, j.type, j.name in passive, joint_stiffness)
         if rel is not None:
-            child_expr = top.released(child_expr, j.name, rel[0], T_wl[j.child][:3, :3] @ j.axis, rel[1])
+            child_expr = top.released(child_expr, j.name, rel[0], T_wl[j.child][..., :3, :3] @ j.axis, rel[1])
         if j.child in elastic:
             top.node_side[(j.child, j.name)] = child_expr
         else:
@@ -121,9 +129,9 @@ def cut_joints(top: Topology, cuts, elastic: dict, T_wl: dict, joint_stiffness: 
     """Expressions of both sides of every cut joint: the elastic side B (or A, when B is rigid) takes the other
     side's motion carried between the two flange points, plus the cut joint's released motions."""
     for c in cuts:
-        xa = T_wl[c.parent][:3, :3] @ c.origin[:3, 3] + T_wl[c.parent][:3, 3]
-        xb = T_wl[c.child][:3, :3] @ c.child_origin[:3, 3] + T_wl[c.child][:3, 3]
-        axis = T_wl[c.parent][:3, :3] @ c.origin[:3, :3] @ c.axis
+        xa = T_wl[c.parent][..., :3, :3] @ c.origin[:3, 3] + T_wl[c.parent][..., :3, 3]
+        xb = T_wl[c.child][..., :3, :3] @ c.child_origin[:3, 3] + T_wl[c.child][..., :3, 3]
+        axis = T_wl[c.parent][..., :3, :3] @ c.origin[:3, :3] @ c.axis
         sides = [(c.parent, xa), (c.child, xb)]
         if not any(s in elastic for s, _ in sides):
             raise InputError(f"cut joint {c.name!r} joins two links without a Part ({c.parent!r}, {c.child!r}); the "
@@ -133,7 +141,7 @@ def cut_joints(top: Topology, cuts, elastic: dict, T_wl: dict, joint_stiffness: 
             src_expr = [(top.new(6, f"node {c.name}"), np.eye(6))]
             top.node_side[(src, c.name)] = src_expr
         else:
-            src_expr = transport(top.rigid[src], T_wl[src][:3, 3], x_src)
+            src_expr = transport(top.rigid[src], T_wl[src][..., :3, 3], x_src)
         expr = transport(src_expr, x_src, x_dst)
         rel = joint_release(c.name, c.type, True, joint_stiffness)
         if rel is not None:
@@ -142,10 +150,11 @@ def cut_joints(top: Topology, cuts, elastic: dict, T_wl: dict, joint_stiffness: 
 
 
 def expression_matrix(expr: list, n: int) -> np.ndarray:
-    """The (6, n) matrix of an expression over n global coordinates."""
-    out = np.zeros((6, n))
+    """The (..., 6, n) matrix of an expression over n global coordinates (its terms' leading dimensions: a stack
+    of poses)."""
+    out = np.zeros(np.broadcast_shapes(*(A.shape[:-2] for _, A in expr)) + (6, n))
     for cols, A in expr:
-        out[:, cols] += A
+        out[..., cols] += A
     return out
 
 

@@ -245,3 +245,21 @@ def test_hydraulic_cylinders_hold_the_arm_along_their_stroke():
         F, c = ext[link]
         w = interface_wrench(ses[link], pin, tr.z[link], F, c)[0]
         assert abs(w[5]) < 1e-9 * abs(body.tau[0]).max(), pin  # the pin axes are the link frames' z
+
+
+def test_stacked_poses_assemble_as_one_pose_each(frame):
+    """assemble_arm at a stack of poses (the arm transient's frozen poses in one pass) gives, pose by pose, exactly
+    the model assembled at that pose alone: passive releases of the loop, a cut joint, a torsion + tilt spring."""
+    chain, _, ses = frame
+    q = np.random.default_rng(0).uniform(-0.3, 0.3, (5, 3))
+    js = {"jB": (2e4, 5e5)}
+    stack = assemble_arm(chain, ses, q, js)
+    assert stack.K.shape[0] == 5
+    for k in range(len(q)):
+        one, at = assemble_arm(chain, ses, q[k], js), stack.at(k)
+        for a, b in [(one.K, at.K), (one.M, at.M), (one.gravity_loads, at.gravity_loads)]:
+            np.testing.assert_array_equal(a, b)
+        for name in one.maps:
+            np.testing.assert_array_equal(one.maps[name], at.maps[name])
+            np.testing.assert_array_equal(one.R_world_link[name], at.R_world_link[name])
+        assert one.labels == at.labels
