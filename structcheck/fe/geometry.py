@@ -88,6 +88,34 @@ class PartBuilder:
         out, _ = self.occ.cut(a, [d for t in tools for d in t])
         return out
 
+    def fillet(self, solid, predicate: Callable[[np.ndarray, np.ndarray], bool], radius: float):
+        """Round the edges of ``solid`` (dimtags) whose centre ``c`` (3,) and bounding box ``bb`` (6,) [m] satisfy
+        ``predicate`` with a fillet of ``radius`` [m]: a re-entrant edge gains material, a convex one loses it.
+        Returns the new solid's dimtags (the old one is removed). InputError, naming the part, when no edge
+        matches or OpenCASCADE cannot make the fillet (e.g. a radius larger than a face next to the edge)."""
+        occ = self.occ
+        if not (isinstance(radius, (int, float, np.integer, np.floating)) and np.isfinite(radius) and radius > 0):
+            raise InputError(f"part {self.name!r}: fillet radius must be a positive number of metres, got {radius!r}")
+        occ.synchronize()
+        vols = [t for d, t in solid if d == 3]
+        faces = self.gmsh.model.getBoundary([(3, t) for t in vols], combined=False, oriented=False)
+        curves = sorted({abs(t) for _, t in self.gmsh.model.getBoundary(faces, combined=False, oriented=False)})
+        hits = [t for t in curves if predicate(np.array(occ.getCenterOfMass(1, t)),
+                                               np.array(self.gmsh.model.getBoundingBox(1, t)))]
+        if not hits:
+            raise InputError(f"part {self.name!r}: no edge of the solid matches the fillet predicate "
+                             f"(radius {radius * 1e3:g} mm); check the edge's centre and bounding box")
+        try:
+            out = occ.fillet(vols, hits, [float(radius)], removeVolume=True)
+        except Exception as exc:  # gmsh raises a bare Exception carrying OpenCASCADE's message
+            raise InputError(f"part {self.name!r}: OpenCASCADE could not fillet {len(hits)} edge(s) with radius "
+                             f"{radius * 1e3:g} mm ({exc}); use a smaller radius or select fewer edges") from None
+        out = [d for d in out if d[0] == 3]
+        if not out:
+            raise InputError(f"part {self.name!r}: the fillet of {len(hits)} edge(s) with radius {radius * 1e3:g} mm "
+                             f"left no solid; use a smaller radius")
+        return out
+
     # ---------------------------------------------------------------- naming and meshing
     def name_faces(self, name: str, predicate: Callable[[np.ndarray, np.ndarray], bool]) -> None:
         """Name the boundary faces whose centre ``c`` (3,) and bounding box ``bb`` (6,) satisfy the predicate."""
