@@ -78,3 +78,79 @@ def test_fillet_errors_name_the_part():
         for bad in (0.0, -0.01, float("nan"), "5"):
             with pytest.raises(InputError, match="fillet radius must be a positive number"):
                 b.fillet(solid, reentrant, bad)
+
+
+def _part_with_a_fillet(b):
+    out = b.fillet(l_section(b), reentrant, 0.01, size=0.005)
+    b.name_faces("root", on_plane(2, 0.0))
+    b.name_faces("fillet", lambda c, bb: abs(bb[3] - bb[0] - 0.01) < 1e-6 and abs(bb[5] - bb[2] - 0.01) < 1e-6)
+    return out
+
+
+@pytest.mark.parametrize("order, cell", [(1, "tetra"), (2, "tetra10")])
+def test_write_part_meshes_writes_the_order_asked_for(tmp_path, order, cell):
+    import meshio
+
+    from structcheck.fe.geometry import write_part_meshes
+
+    write_part_meshes({"l": (_part_with_a_fillet, 0.03)}, tmp_path, order=order, verbose=False)
+    cells = meshio.read(tmp_path / "l.msh").cells_dict
+    assert cell in cells and not ({"tetra", "tetra10"} - {cell}) & set(cells)
+    assert Part.from_mesh(tmp_path / "l.msh").geometry_order == order
+    with pytest.raises(InputError, match="mesh order must be 1 .* or 2 .*got 3"):
+        write_part_meshes({"l": (_part_with_a_fillet, 0.03)}, tmp_path, order=3, verbose=False)
+
+
+def test_fillet_size_refines_the_fillet_and_scales_with_the_size_factor(tmp_path):
+    """Element edges on the fillet's face are about the size asked for (times write_part_meshes' size factor),
+    far below the part's 30 mm."""
+    import meshio
+
+    from structcheck.fe.geometry import write_part_meshes
+
+    def fillet_edge_length(folder):
+        """Mean edge length [m] of the surface triangles on the fillet's cylinder (axis along y through
+        x = B + r, z = T + r)."""
+        m = meshio.read(folder / "l.msh")
+        tri = m.cells_dict["triangle"]
+        p = m.points
+        on = np.abs(np.hypot(p[:, 0] - (B + 0.01), p[:, 2] - (T + 0.01)) - 0.01) < 1e-7
+        tri = tri[on[tri].all(axis=1)]
+        assert len(tri) > 10
+        return np.linalg.norm(p[tri] - p[np.roll(tri, 1, axis=1)], axis=2).mean()
+
+    # curvature_points=4: curvature alone would mesh the fillet's quarter circle with one 11 mm element
+    parts = {"l": (_part_with_a_fillet, 0.03)}
+    coarse = write_part_meshes(parts, tmp_path / "a", curvature_points=4, verbose=False)
+    fine = write_part_meshes(parts, tmp_path / "b", size_factor=0.5, curvature_points=4, verbose=False)
+
+    def unsized(b):
+        out = b.fillet(l_section(b), reentrant, 0.01)
+        b.name_faces("fillet", lambda c, bb: abs(bb[3] - bb[0] - 0.01) < 1e-6 and abs(bb[5] - bb[2] - 0.01) < 1e-6)
+        return out
+
+    plain = write_part_meshes({"l": (unsized, 0.03)}, tmp_path / "c", curvature_points=4, verbose=False)
+    assert fillet_edge_length(plain) > 0.008
+    assert 0.003 < fillet_edge_length(coarse) < 0.0065  # 5 mm asked; gmsh meets sizes to about +-30 %
+    assert fillet_edge_length(fine) == pytest.approx(0.5 * fillet_edge_length(coarse), rel=0.3)
+
+
+def test_mesh_script_order_option(monkeypatch, tmp_path, capsys):
+    from structcheck.fe.geometry import mesh_script
+
+    calls = []
+
+    def build(out, size_factor, **kw):
+        calls.append((out, size_factor, kw))
+
+    for argv, order in (([], 2), (["--order", "1"], 1)):
+        monkeypatch.setattr("sys.argv", ["make.py", "--out", str(tmp_path), *argv])
+        mesh_script("test", build, tmp_path, order=2)  # ships order 2
+        assert calls[-1] == (tmp_path, 1.0, {"order": order})
+    monkeypatch.setattr("sys.argv", ["make.py"])
+    mesh_script("test", build, tmp_path)  # a script without the option: build gets no order
+    assert calls[-1] == (tmp_path, 1.0, {})
+    monkeypatch.setattr("sys.argv", ["make.py", "--order", "3"])
+    with pytest.raises(SystemExit) as exit_:
+        mesh_script("test", build, tmp_path, order=2)
+    assert exit_.value.code == 2 and "invalid choice: 3" in capsys.readouterr().err
