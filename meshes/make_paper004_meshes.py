@@ -46,20 +46,21 @@ def circle_edge(radius, z, tol=1e-6):
 
 def base(b, mm):
     """Pedestal (frame 0 = world): tube 240 mm OD x 25 mm wall, 130 mm high, with a 20 mm top plate; the tube's
-    inside meets the plate in an R10 fillet."""
+    inside meets the plate in an R15 fillet."""
     shell = b.tube((0, 0, 0), Z, 0.12, 0.095, 0.13, centered=False)
     top = b.cylinder((0, 0, 0.11), Z, 0.12, 0.02, centered=False)
     solid = b.fuse(shell, top)
-    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], FILLET["base"] * FILLET_SIZE)
+    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], 0.4 * FILLET["base"])
     b.name_faces("ground", on_plane(2, 0.0))
     b.name_faces("joint1", on_plane(2, 0.13))
 
 
 def waist(b, mm):
-    """Turntable 220 mm dia x 25 mm on the base top (frame-1 z = -0.120), a 140 x 90 mm column up to the
+    """Turntable 240 mm dia x 25 mm on the base top (frame-1 z = -0.120), a 140 x 90 mm column up to the
     shoulder housing: a 150 mm dia boss along y1 (the shoulder axis), 60 mm bore, flange face at y1 = 50 mm.
-    The column stands on the turntable's top face (z1 = -95 mm) and meets it, and the boss, in R10 fillets."""
-    table = b.cylinder((0, 0, -0.12), Z, 0.11, 0.025, centered=False)
+    The column stands on the turntable's top face (z1 = -95 mm) and meets it in an R10 fillet; the turntable has
+    the base's 240 mm diameter, so their joint-1 faces coincide."""
+    table = b.cylinder((0, 0, -0.12), Z, 0.12, 0.025, centered=False)
     column = b.box((-0.07, 0.065, -0.095), (0.07, 0.155, 0.0))
     boss = b.cylinder((0, 0.05, 0), Y, 0.075, 0.105, centered=False)
     bore = b.cylinder((0, 0.04, 0), Y, 0.03, 0.13, centered=False)
@@ -67,8 +68,9 @@ def waist(b, mm):
     r = FILLET["waist"]
     # the column's foot inside the turntable's rim, then (a second fillet: OCC cannot round both at the corners
     # where they meet) the rim's arc under the column's overhang
-    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, 0.0849, -0.095)), r, r * FILLET_SIZE)
-    b.fillet(solid, lambda c, bb: box_edges((-0.07, 0.08, -0.095), (0.07, 0.11, -0.095))(c, bb) and bb[4] < 0.1101,
+    rim_y = np.sqrt(0.12 ** 2 - 0.07 ** 2)  # where the column's sides cross the turntable's rim
+    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, r * FILLET_SIZE)
+    b.fillet(solid, lambda c, bb: box_edges((-0.07, 0.09, -0.095), (0.07, 0.12, -0.095))(c, bb) and bb[4] < 0.1201,
              r, r * FILLET_SIZE)
     b.name_faces("joint1", on_plane(2, -0.12))
     b.name_faces("joint2", on_plane(1, 0.05, within=0.01))
@@ -98,8 +100,8 @@ def upper_arm(b, mm):
 def forearm(b, mm):
     """Small arm (frame 3): a fork at the elbow (two 120 mm dia cheeks, 20 mm thick, inner faces at z3 = +-50 mm)
     carried by plates into a hollow 90 (y) x 140 (z) mm beam with 6 mm walls, and a fork at the wrist (two
-    90 mm cheeks, inner faces at z3 = +-40 mm) at x3 = 392 mm; the beam's ends meet the fork plates in R8
-    fillets."""
+    90 mm cheeks, inner faces at z3 = +-40 mm) at x3 = 392 mm; the beam's ends meet the fork plates' inner faces
+    in R8 fillets."""
     beam = b.box((0.08, -0.045, -0.07), (0.33, 0.045, 0.07))
     hollow = b.box((0.095, -0.039, -0.064), (0.315, 0.039, 0.064))
     parts = [b.cut(beam, hollow)]
@@ -116,7 +118,9 @@ def forearm(b, mm):
     solid = b.cut(b.fuse(*parts), *bores)
     r = FILLET["forearm"]
     elbow_end = lambda c, bb: abs(bb[0] - 0.08) < 1e-6 and abs(bb[3] - 0.08) < 1e-6 and abs(abs(c[2]) - 0.055) < 1e-6
-    b.fillet(solid, elbow_end, r, r * FILLET_SIZE)
+    solid = b.fillet(solid, elbow_end, r, r * FILLET_SIZE)
+    wrist_end = lambda c, bb: abs(bb[0] - 0.33) < 1e-6 and abs(bb[3] - 0.33) < 1e-6 and abs(abs(c[2]) - 0.045) < 1e-6
+    b.fillet(solid, wrist_end, r, r * FILLET_SIZE)
     b.name_faces("joint3", lambda c, bb: any(on_plane(2, s * 0.05, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01, center=(A3, 0, 0))(c, bb)
                                              for s in (1, -1)))
@@ -178,7 +182,7 @@ def gripper(b, mm):
 # fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes); each
 # fillet's faces are meshed at FILLET_SIZE times its radius (quadratic elements: 3 across a 90 degree fillet)
 FILLET_SIZE = 0.75
-FILLET = {"base": 0.010, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
+FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
 
 # the shipped meshes are second order: 10-node tets with their mid-side nodes on the CAD surfaces (fillets, bores)
