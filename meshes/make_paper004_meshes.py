@@ -147,7 +147,8 @@ def wrist_roll(b, mm):
     inner = b.cylinder((0, 0, 0.085), Z, 0.028, D6 - 0.07 - 0.03, centered=False)
     solid = b.cut(body, inner)
     r = FILLET["wrist_roll"]
-    b.fillet(solid, lambda c, bb: circle_edge(0.028, 0.085)(c, bb) or circle_edge(0.028, D6 - 0.015)(c, bb), r, r * FILLET_SIZE)
+    inner_corners = (circle_edge(0.028, 0.085), circle_edge(0.028, D6 - 0.015))
+    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, r * FILLET_SIZE)
     b.name_faces("joint5", on_plane(2, 0.07))
     b.name_faces("joint6", on_plane(2, D6))
 

@@ -6,8 +6,8 @@ them to 10-node quadratic elements) and writes a gmsh .msh with a physical volum
 per name (and one physical curve per named line); :meth:`PartBuilder.fillet` rounds edges. With ``order=2`` the
 mesh is second order (``tetra10``): the mid-side nodes of boundary edges are placed on the CAD curves and surfaces
 (``Mesh.SecondOrderLinear = 0``), so the FE's curved elements follow bores and fillets;
-:attr:`PartBuilder.surface_deviation` records how far the boundary nodes lie from their CAD surfaces. Lengths in metres, in the part's link frame. Meshing is
-deterministic (one thread, fixed seed).
+:attr:`PartBuilder.surface_deviation` records how far the boundary nodes lie from their CAD surfaces. Lengths in
+metres, in the part's link frame. Meshing is deterministic (one thread, fixed seed).
 """
 from __future__ import annotations
 
@@ -363,7 +363,8 @@ def _node_counts(path: Path) -> str:
     return f"vertices {len(np.unique(tets[:, :4])):6d}  tets {len(tets):6d}  P2 nodes {n_p2:7d}"
 
 
-def mesh_script(description: str, build: Callable, shipped: Path, options: tuple = (), order: int | None = None) -> None:
+def mesh_script(description: str, build: Callable, shipped: Path, options: tuple = (),
+                order: int | None = None) -> None:
     """The command line of a mesh generator script: ``--out`` (default ``shipped``), ``--size-factor`` and the
     extra ``options`` ((flag, argparse keywords), ...), passed to ``build(out, size_factor, *extras)``; with
     ``order`` (the order the script ships, 1 or 2) also ``--order``, passed as ``build(..., order=...)``. Bad input
