@@ -1,12 +1,14 @@
 """Link meshes of paper 004's loading/unloading robot (our own geometry; the paper gives none).
 
-    python meshes/make_paper004_meshes.py [--wall-mm 8] [--out DIR] [--size-factor 1.0]
+    python meshes/make_paper004_meshes.py [--wall-mm 8] [--out DIR] [--size-factor 1.0] [--order 2]
 
 Each part is built in its modified D-H link frame (Table 1: d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm), joint i's
 axis being z_i through the frame origin. Joints are flanged: neighbouring parts touch on flat annular faces
 normal to the joint axis, tagged with the joint's name (``joint1`` .. ``joint6``); the base's floor face is
 ``ground``; the claws' gripping pads are ``claw_left`` and ``claw_right``. Sizing is that of a 20 kg-payload arm
-of 0.8 m reach; dimensions in mm are the constants below (see README.md beside the meshes).
+of 0.8 m reach; dimensions in mm are the constants below (see README.md beside the meshes). Every re-entrant
+corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer; the meshes are second order
+(curved 10-node tets) unless ``--order 1``.
 """
 from __future__ import annotations
 
@@ -30,23 +32,46 @@ POINTS = {"claw_left": ("gripper", (0.045, 0.0, CLAW_Z)), "claw_right": ("grippe
 X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
 
 
+def box_edges(lo, hi, tol=1e-6):
+    """Predicate: an edge whose bounding box lies inside the box ``lo`` .. ``hi`` (3,) [m], widened by ``tol``."""
+    lo, hi = np.asarray(lo, float) - tol, np.asarray(hi, float) + tol
+    return lambda c, bb: bool(np.all(bb[:3] >= lo) and np.all(bb[3:] <= hi))
+
+
+def circle_edge(radius, z, tol=1e-6):
+    """Predicate: a full circle of ``radius`` [m] about the z axis in the plane at height ``z`` [m]."""
+    return lambda c, bb: (abs(bb[3] - radius) < tol and abs(bb[0] + radius) < tol and abs(bb[2] - z) < tol
+                          and abs(bb[5] - z) < tol)
+
+
 def base(b, mm):
-    """Pedestal (frame 0 = world): tube 240 mm OD x 25 mm wall, 130 mm high, with a 20 mm top plate."""
+    """Pedestal (frame 0 = world): tube 240 mm OD x 25 mm wall, 130 mm high, with a 20 mm top plate; the tube's
+    inside meets the plate in an R15 fillet."""
     shell = b.tube((0, 0, 0), Z, 0.12, 0.095, 0.13, centered=False)
     top = b.cylinder((0, 0, 0.11), Z, 0.12, 0.02, centered=False)
-    b.fuse(shell, top)
+    solid = b.fuse(shell, top)
+    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], 0.4 * FILLET["base"])
     b.name_faces("ground", on_plane(2, 0.0))
     b.name_faces("joint1", on_plane(2, 0.13))
 
 
 def waist(b, mm):
-    """Turntable 220 mm dia x 25 mm on the base top (frame-1 z = -0.120), a 140 x 90 mm column up to the
-    shoulder housing: a 150 mm dia boss along y1 (the shoulder axis), 60 mm bore, flange face at y1 = 50 mm."""
-    table = b.cylinder((0, 0, -0.12), Z, 0.11, 0.025, centered=False)
-    column = b.box((-0.07, 0.065, -0.0955), (0.07, 0.155, 0.0))
+    """Turntable 240 mm dia x 25 mm on the base top (frame-1 z = -0.120), a 140 x 90 mm column up to the
+    shoulder housing: a 150 mm dia boss along y1 (the shoulder axis), 60 mm bore, flange face at y1 = 50 mm.
+    The column stands on the turntable's top face (z1 = -95 mm) and meets it in an R10 fillet; the turntable has
+    the base's 240 mm diameter, so their joint-1 faces coincide."""
+    table = b.cylinder((0, 0, -0.12), Z, 0.12, 0.025, centered=False)
+    column = b.box((-0.07, 0.065, -0.095), (0.07, 0.155, 0.0))
     boss = b.cylinder((0, 0.05, 0), Y, 0.075, 0.105, centered=False)
     bore = b.cylinder((0, 0.04, 0), Y, 0.03, 0.13, centered=False)
-    b.cut(b.fuse(table, column, boss), bore)
+    solid = b.cut(b.fuse(table, column, boss), bore)
+    r = FILLET["waist"]
+    # the column's foot inside the turntable's rim, then (a second fillet: OCC cannot round both at the corners
+    # where they meet) the rim's arc under the column's overhang
+    rim_y = np.sqrt(0.12 ** 2 - 0.07 ** 2)  # where the column's sides cross the turntable's rim
+    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, r * FILLET_SIZE)
+    b.fillet(solid, lambda c, bb: box_edges((-0.07, 0.09, -0.095), (0.07, 0.12, -0.095))(c, bb) and bb[4] < 0.1201,
+             r, r * FILLET_SIZE)
     b.name_faces("joint1", on_plane(2, -0.12))
     b.name_faces("joint2", on_plane(1, 0.05, within=0.01))
 
@@ -54,14 +79,19 @@ def waist(b, mm):
 def upper_arm(b, mm):
     """Big arm (frame 2, x2 along the arm, z2 the shoulder axis): hollow rectangular beam 110 (y) x 80 (z) mm
     with ``wall`` mm walls between a 140 mm shoulder boss (60 mm bore) and a 120 mm elbow boss at x2 = 385 mm
-    (50 mm bore), both 100 mm wide along z. Flange faces: joint2 at z2 = -50 mm, joint3 both sides z2 = +-50 mm."""
+    (50 mm bore), both 100 mm wide along z; the beam meets each boss in an R8 fillet. Flange faces: joint2 at
+    z2 = -50 mm, joint3 both sides z2 = +-50 mm."""
     t = mm["wall"] / 1000
     beam = b.box((0.0, -0.055, -0.04), (A2, 0.055, 0.04))
-    hollow = b.box((0.07, -0.055 + t, -0.04 + t), (A2 - 0.065, 0.055 - t, 0.04 - t))
+    hollow = b.box((0.08, -0.055 + t, -0.04 + t), (A2 - 0.065, 0.055 - t, 0.04 - t))
     shoulder = b.cylinder((0, 0, 0), Z, 0.07, 0.10)
     elbow = b.cylinder((A2, 0, 0), Z, 0.06, 0.10)
     bores = (b.cylinder((0, 0, 0), Z, 0.03, 0.12), b.cylinder((A2, 0, 0), Z, 0.025, 0.12))
-    b.cut(b.fuse(b.cut(beam, hollow), shoulder, elbow), *bores)
+    solid = b.cut(b.fuse(b.cut(beam, hollow), shoulder, elbow), *bores)
+    r = FILLET["upper_arm"]
+    near_shoulder = box_edges((0.04, -0.055, -0.04), (0.07, 0.055, 0.04))
+    near_elbow = box_edges((A2 - 0.06, -0.055, -0.04), (A2 - 0.02, 0.055, 0.04))
+    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, r * FILLET_SIZE)
     b.name_faces("joint2", on_plane(2, -0.05, within=0.01))
     b.name_faces("joint3", lambda c, bb: (on_plane(2, 0.05, within=0.01, center=(A2, 0, 0))(c, bb)
                                           or on_plane(2, -0.05, within=0.01, center=(A2, 0, 0))(c, bb)))
@@ -70,21 +100,27 @@ def upper_arm(b, mm):
 def forearm(b, mm):
     """Small arm (frame 3): a fork at the elbow (two 120 mm dia cheeks, 20 mm thick, inner faces at z3 = +-50 mm)
     carried by plates into a hollow 90 (y) x 140 (z) mm beam with 6 mm walls, and a fork at the wrist (two
-    90 mm cheeks, inner faces at z3 = +-40 mm) at x3 = 392 mm."""
-    beam = b.box((0.07, -0.045, -0.07), (0.33, 0.045, 0.07))
-    hollow = b.box((0.085, -0.039, -0.064), (0.315, 0.039, 0.064))
+    90 mm cheeks, inner faces at z3 = +-40 mm) at x3 = 392 mm; the beam's ends meet the fork plates' inner faces
+    in R8 fillets."""
+    beam = b.box((0.08, -0.045, -0.07), (0.33, 0.045, 0.07))
+    hollow = b.box((0.095, -0.039, -0.064), (0.315, 0.039, 0.064))
     parts = [b.cut(beam, hollow)]
     for s in (1, -1):
         lo, hi = sorted((s * 0.05, s * 0.07))
         parts.append(b.cylinder((0, 0, (lo + hi) / 2), Z, 0.06, hi - lo))
         plo, phi = sorted((s * 0.055, s * 0.07))
-        parts.append(b.box((0.0, -0.045, plo), (0.09, 0.045, phi)))
+        parts.append(b.box((0.0, -0.045, plo), (0.10, 0.045, phi)))
         lo, hi = sorted((s * 0.04, s * 0.06))
         parts.append(b.cylinder((A3, 0, (lo + hi) / 2), Z, 0.045, hi - lo))
         plo, phi = sorted((s * 0.045, s * 0.07))
         parts.append(b.box((0.31, -0.04, plo), (A3, 0.04, phi)))
     bores = (b.cylinder((0, 0, 0), Z, 0.025, 0.2), b.cylinder((A3, 0, 0), Z, 0.015, 0.2))
-    b.cut(b.fuse(*parts), *bores)
+    solid = b.cut(b.fuse(*parts), *bores)
+    r = FILLET["forearm"]
+    elbow_end = lambda c, bb: abs(bb[0] - 0.08) < 1e-6 and abs(bb[3] - 0.08) < 1e-6 and abs(abs(c[2]) - 0.055) < 1e-6
+    solid = b.fillet(solid, elbow_end, r, r * FILLET_SIZE)
+    wrist_end = lambda c, bb: abs(bb[0] - 0.33) < 1e-6 and abs(bb[3] - 0.33) < 1e-6 and abs(abs(c[2]) - 0.045) < 1e-6
+    b.fillet(solid, wrist_end, r, r * FILLET_SIZE)
     b.name_faces("joint3", lambda c, bb: any(on_plane(2, s * 0.05, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01, center=(A3, 0, 0))(c, bb)
                                              for s in (1, -1)))
@@ -92,21 +128,27 @@ def forearm(b, mm):
 
 def wrist(b, mm):
     """Wrist knuckle (frame 4): a 90 mm dia hub along z4 (80 mm long, 30 mm bore) between the forearm's cheeks,
-    and a 70 mm dia spigot along +y4 (joint 5's axis) to its flange face at y4 = 70 mm."""
+    and a 64 mm dia spigot along +y4 (joint 5's axis) to its flange face at y4 = 70 mm; an R5 fillet between them
+    (the spigot is 64, not 70 mm, so that the fillet stays clear of the hub's joint-4 faces)."""
     hub = b.cylinder((0, 0, 0), Z, 0.045, 0.08)
-    spigot = b.cylinder((0, 0, 0), Y, 0.035, 0.07, centered=False)
+    spigot = b.cylinder((0, 0, 0), Y, 0.032, 0.07, centered=False)
     bore = b.cylinder((0, 0, 0), Z, 0.015, 0.1)
-    b.cut(b.fuse(hub, spigot), bore)
+    solid = b.cut(b.fuse(hub, spigot), bore)
+    r = FILLET["wrist"]
+    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, r * FILLET_SIZE)
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint5", on_plane(1, 0.07))
 
 
 def wrist_roll(b, mm):
     """Wrist roll (frame 5, z5 along joint 5 = joint 6 axis): an 80 mm dia tube (12 mm wall) with closed ends
-    from z5 = 70 mm to the tool flange at z5 = 188 mm."""
+    from z5 = 70 mm to the tool flange at z5 = 188 mm; R6 fillets at the closed ends' inner corners."""
     body = b.cylinder((0, 0, 0.07), Z, 0.04, D6 - 0.07, centered=False)
     inner = b.cylinder((0, 0, 0.085), Z, 0.028, D6 - 0.07 - 0.03, centered=False)
-    b.cut(body, inner)
+    solid = b.cut(body, inner)
+    r = FILLET["wrist_roll"]
+    inner_corners = (circle_edge(0.028, 0.085), circle_edge(0.028, D6 - 0.015))
+    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, r * FILLET_SIZE)
     b.name_faces("joint5", on_plane(2, 0.07))
     b.name_faces("joint6", on_plane(2, D6))
 
@@ -114,7 +156,7 @@ def wrist_roll(b, mm):
 def gripper(b, mm):
     """Gripper (frame 6 at the tool flange, z6 outward): 80 mm flange disc 15 mm thick, a 140 x 40 x 20 mm palm
     and two 15 x 30 x 100 mm claws at x6 = +-(50..65) mm with 30 x 30 mm gripping pads (faces at x6 = +-45 mm,
-    centred at z6 = 115 mm)."""
+    centred at z6 = 115 mm); R4 fillets at the claw roots and where the palm meets the flange."""
     flange = b.cylinder((0, 0, 0), Z, 0.04, 0.015, centered=False)
     palm = b.box((-0.07, -0.02, 0.015), (0.07, 0.02, 0.035))
     parts = [flange, palm]
@@ -123,11 +165,29 @@ def gripper(b, mm):
         parts.append(b.box((lo, -0.015, 0.035), (hi, 0.015, 0.135)))
         lo, hi = sorted((s * 0.045, s * 0.05))
         parts.append(b.box((lo, -0.015, CLAW_Z - 0.015), (hi, 0.015, CLAW_Z + 0.015)))
-    b.fuse(*parts)
+    solid = b.fuse(*parts)
+    r = FILLET["gripper"]
+    claw_root = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and abs(bb[5] - 0.035) < 1e-6
+                               and 0.05 - 1e-6 <= abs(c[0]) <= 0.065 + 1e-6)
+    solid = b.fillet(solid, claw_root, r, r * FILLET_SIZE)
+    # the palm's sides on the flange, then (as for the waist's column) the flange's rim under the palm's overhang
+    solid = b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
+                     and bb[4] - bb[1] < 1e-6, r, r * FILLET_SIZE)
+    b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
+             and bb[4] - bb[1] > 1e-6, r, r * FILLET_SIZE)
     b.name_faces("joint6", on_plane(2, 0.0))
     b.name_faces("claw_left", on_plane(0, 0.045))
     b.name_faces("claw_right", on_plane(0, -0.045))
 
+
+# fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes); each
+# fillet's faces are meshed at FILLET_SIZE times its radius (quadratic elements: 3 across a 90 degree fillet)
+FILLET_SIZE = 0.75
+FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
+          "gripper": 0.004}
+
+# the shipped meshes are second order: 10-node tets with their mid-side nodes on the CAD surfaces (fillets, bores)
+ORDER = 2
 
 # mesh size [m] per part: at least as fine as the paper's 17,109-node ANSYS mesh in total, and about two
 # quadratic elements through the thin walls
@@ -154,16 +214,20 @@ def check_wall(wall_mm) -> float:
     return w
 
 
-def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True) -> Path:
-    """Write ``<part>.msh`` for every part into ``out``; return ``out``."""
+def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True,
+                 order: int = ORDER) -> Path:
+    """Write ``<part>.msh`` for every part into ``out`` (``order`` 2: curved 10-node tets, as shipped; 1: linear
+    tets); return ``out``."""
     from structcheck.geometry import write_part_meshes
 
-    return write_part_meshes(PARTS, out, size_factor, args=({"wall": check_wall(wall_mm)},), verbose=verbose)
+    return write_part_meshes(PARTS, out, size_factor, args=({"wall": check_wall(wall_mm)},), order=order,
+                             verbose=verbose)
 
 
-def mesh_cache_key() -> str:
-    """Hash of everything a generated mesh depends on: this script (the part shapes and sizes),
-    structcheck/fe/geometry.py (PartBuilder: how parts are built, named and meshed) and gmsh's version."""
+def mesh_cache_key(order: int = ORDER) -> str:
+    """Hash of everything a generated mesh depends on: this script (the part shapes, fillets and sizes),
+    structcheck/fe/geometry.py (PartBuilder: how parts are built, filleted, named and meshed), gmsh's version
+    (with its OpenCASCADE) and the mesh ``order``."""
     import gmsh
 
     import structcheck.fe.geometry
@@ -172,6 +236,7 @@ def mesh_cache_key() -> str:
     for path in (Path(__file__), Path(structcheck.fe.geometry.__file__)):
         h.update(path.read_bytes())
     h.update(str(gmsh.__version__).encode())
+    h.update(f"order={int(order)}".encode())
     return h.hexdigest()[:10]
 
 
@@ -208,5 +273,7 @@ from structcheck.geometry import on_plane  # noqa: E402
 if __name__ == "__main__":
     from structcheck.geometry import mesh_script
 
-    mesh_script(__doc__.splitlines()[0], lambda out, size_factor, wall_mm: build_meshes(out, wall_mm, size_factor),
-                SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),))
+    mesh_script(__doc__.splitlines()[0],
+                lambda out, size_factor, wall_mm, order: build_meshes(out, wall_mm, size_factor, order=order),
+                SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),),
+                order=ORDER)

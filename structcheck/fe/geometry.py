@@ -3,11 +3,11 @@
 A :class:`PartBuilder` adds solids (boxes, cylinders, tubes), fuses and cuts them, names boundary faces by a
 geometric predicate (face centre and bounding box), meshes the volume with linear tetrahedra (the FE raises
 them to 10-node quadratic elements) and writes a gmsh .msh with a physical volume and one physical surface
-per name (and one physical curve per named line). With ``order=2`` the mesh is second order (``tetra10``):
-the mid-side nodes of boundary edges are placed on the CAD curves and surfaces (``Mesh.SecondOrderLinear = 0``),
-so the FE's curved elements follow bores and fillets; :attr:`PartBuilder.surface_deviation` records how far the
-boundary nodes lie from their CAD surfaces. Lengths in metres, in the part's link frame. Meshing is
-deterministic (one thread, fixed seed).
+per name (and one physical curve per named line); :meth:`PartBuilder.fillet` rounds edges. With ``order=2`` the
+mesh is second order (``tetra10``): the mid-side nodes of boundary edges are placed on the CAD curves and surfaces
+(``Mesh.SecondOrderLinear = 0``), so the FE's curved elements follow bores and fillets;
+:attr:`PartBuilder.surface_deviation` records how far the boundary nodes lie from their CAD surfaces. Lengths in
+metres, in the part's link frame. Meshing is deterministic (one thread, fixed seed).
 """
 from __future__ import annotations
 
@@ -23,14 +23,16 @@ class PartBuilder:
     """Context manager around one gmsh model. ``with PartBuilder("upper_arm") as b: ...; b.write(path)``."""
 
     def __init__(self, name: str, mesh_size: float = 0.01, curvature_points: int = 16, min_size: float | None = None,
-                 order: int = 1):
+                 order: int = 1, local_size_factor: float = 1.0):
         """``mesh_size`` [m] the largest element edge, ``min_size`` the smallest (default mesh_size / 4);
         ``curvature_points`` elements per 2 pi of a curved edge, as far as ``min_size`` allows (a straight-sided
         cylinder meshed with n facets around loses the volume fraction 1 - sin(2 pi/n) / (2 pi/n));
-        ``order`` 1 (linear tets) or 2 (10-node tets with curved boundaries)."""
+        ``order`` 1 (linear tets) or 2 (10-node tets with curved boundaries); ``local_size_factor`` scales the
+        local sizes given to :meth:`refine_near` and :meth:`fillet` (a mesh script refining the whole part)."""
         if order not in (1, 2):
             raise InputError(f"part {name!r}: mesh order must be 1 or 2, got {order!r}")
         self.order = int(order)
+        self.local_size_factor = float(local_size_factor)
         #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD
         #: surface it belongs to
         self.surface_deviation = float("nan")
@@ -42,6 +44,8 @@ class PartBuilder:
         self.named_lines: dict[str, Callable] = {}
         self.refinements: list[tuple] = []
         self.divisions: list[tuple] = []
+        #: (points along the filleted edges (n, 3), element size, radius) per sized fillet
+        self.fillet_sizes: list[tuple] = []
 
     def __enter__(self):
         import gmsh
@@ -88,6 +92,68 @@ class PartBuilder:
         out, _ = self.occ.cut(a, [d for t in tools for d in t])
         return out
 
+    def fillet(self, solid, predicate: Callable[[np.ndarray, np.ndarray], bool], radius: float,
+               size: float | None = None):
+        """Round the edges of ``solid`` (dimtags) whose centre ``c`` (3,) and bounding box ``bb`` (6,) [m] satisfy
+        ``predicate`` with a fillet of ``radius`` [m]: a re-entrant edge gains material, a convex one loses it.
+        ``size`` [m]: element size on the fillet faces (growing to the global size over ``3 * radius``), so that
+        the fillet's stress concentration is resolved. Returns the new solid's dimtags (the old one is removed).
+        InputError, naming the part, when no edge matches or OpenCASCADE cannot make the fillet (e.g. a radius
+        larger than a face next to the edge)."""
+        occ = self.occ
+        if not (isinstance(radius, (int, float, np.integer, np.floating)) and np.isfinite(radius) and radius > 0):
+            raise InputError(f"part {self.name!r}: fillet radius must be a positive number of metres, got {radius!r}")
+        occ.synchronize()
+        vols = [t for d, t in solid if d == 3]
+        faces = self.gmsh.model.getBoundary([(3, t) for t in vols], combined=False, oriented=False)
+        curves = sorted({abs(t) for _, t in self.gmsh.model.getBoundary(faces, combined=False, oriented=False)})
+        hits = [t for t in curves if predicate(np.array(occ.getCenterOfMass(1, t)),
+                                               np.array(self.gmsh.model.getBoundingBox(1, t)))]
+        if not hits:
+            raise InputError(f"part {self.name!r}: no edge of the solid matches the fillet predicate "
+                             f"(radius {radius * 1e3:g} mm); check the edge's centre and bounding box")
+        if size is not None and not (isinstance(size, (int, float)) and np.isfinite(size) and size > 0):
+            raise InputError(f"part {self.name!r}: fillet element size must be a positive number of metres or None, "
+                             f"got {size!r}")
+        edge_points = self._edge_points(hits, radius / 4) if size is not None else None
+        try:
+            out = occ.fillet(vols, hits, [float(radius)], removeVolume=True)
+        except Exception as exc:  # gmsh raises a bare Exception carrying OpenCASCADE's message
+            raise InputError(f"part {self.name!r}: OpenCASCADE could not fillet {len(hits)} edge(s) with radius "
+                             f"{radius * 1e3:g} mm ({exc}); use a smaller radius or select fewer edges") from None
+        out = [d for d in out if d[0] == 3]
+        if not out:
+            raise InputError(f"part {self.name!r}: the fillet of {len(hits)} edge(s) with radius {radius * 1e3:g} mm "
+                             f"left no solid; use a smaller radius")
+        if size is not None:
+            self.fillet_sizes.append((edge_points, float(size) * self.local_size_factor, float(radius)))
+        return out
+
+    def _edge_points(self, curves, spacing: float) -> np.ndarray:
+        """Points (n, 3) [m] along the ``curves`` (tags), at most about ``spacing`` apart, ends included."""
+        pts = []
+        for t in curves:
+            lo, hi = (b[0] for b in self.gmsh.model.getParametrizationBounds(1, t))
+            probe = np.reshape(self.gmsh.model.getValue(1, t, np.linspace(lo, hi, 33)), (-1, 3))
+            n = 2 + int(np.linalg.norm(np.diff(probe, axis=0), axis=1).sum() / spacing)
+            pts.append(np.reshape(self.gmsh.model.getValue(1, t, np.linspace(lo, hi, n)), (-1, 3)))
+        return np.vstack(pts)
+
+    def _fillet_faces(self, points: np.ndarray, radius: float, faces) -> list[int]:
+        """The boundary faces (tags out of ``faces``) a fillet of ``radius`` [m] made on the edges sampled by
+        ``points`` (n, 3): those whose points (a 5 x 5 grid over their parameter range) all lie within 1.5 radius of
+        the old edges (a fillet's face lies within one radius of its edge; a face it joins reaches farther, and a
+        plane's parameter range is its bounding rectangle, so a large face never passes)."""
+        hits = []
+        for f in faces:
+            (u0, v0), (u1, v1) = self.gmsh.model.getParametrizationBounds(2, f)
+            uv = np.stack(np.meshgrid(np.linspace(u0, u1, 5), np.linspace(v0, v1, 5)), -1).ravel()
+            x = np.reshape(self.gmsh.model.getValue(2, f, uv), (-1, 3))
+            d = np.linalg.norm(x[:, None, :] - points[None, :, :], axis=2).min(axis=1)
+            if d.max() <= 1.5 * radius:
+                hits.append(f)
+        return hits
+
     # ---------------------------------------------------------------- naming and meshing
     def name_faces(self, name: str, predicate: Callable[[np.ndarray, np.ndarray], bool]) -> None:
         """Name the boundary faces whose centre ``c`` (3,) and bounding box ``bb`` (6,) satisfy the predicate."""
@@ -108,7 +174,7 @@ class PartBuilder:
     def refine_near(self, point, size: float, radius: float) -> None:
         """Element size ``size`` [m] within ``radius`` [m] of ``point`` (3,), growing to the global size over
         another ``radius``."""
-        self.refinements.append((np.asarray(point, float), float(size), float(radius)))
+        self.refinements.append((np.asarray(point, float), float(size) * self.local_size_factor, float(radius)))
 
     def build(self, volume):
         """Mesh the model. The solid may be several volumes glued on shared faces (e.g. split by a plane so that
@@ -125,7 +191,7 @@ class PartBuilder:
         faces = gmsh.model.getBoundary(vols, combined=True, oriented=False)
         self._add_groups(2, [t for _, t in faces], self.named, "face", "surface")
         self._add_groups(1, [t for _, t in gmsh.model.getEntities(1)], self.named_lines, "curve", "line")
-        self._set_sizes()
+        self._set_sizes([t for _, t in faces])
         for pred, n in self.divisions:
             hits = [t for _, t in gmsh.model.getEntities(1) if pred(np.array(occ.getCenterOfMass(1, t)),
                                                                     np.array(gmsh.model.getBoundingBox(1, t)))]
@@ -184,18 +250,28 @@ class PartBuilder:
                 raise InputError(f"part {self.name!r}: no {entity} matches {group} {name!r}")
             self.gmsh.model.addPhysicalGroup(dim, hits, name=name)
 
-    def _set_sizes(self) -> None:
-        """Element sizes: the global size, balls of finer size around the refinement points, curvature."""
+    def _set_sizes(self, faces) -> None:
+        """Element sizes: the global size, balls of finer size around the refinement points, the sized fillets'
+        faces (of the boundary ``faces``, tags), curvature."""
         gmsh = self.gmsh
-        size_min = min([self.min_size] + [s for _, s, _ in self.refinements])
-        if self.refinements:
-            fields = []
-            for p, s, r in self.refinements:
-                ball = gmsh.model.mesh.field.add("Ball")
-                for key, value in (("XCenter", p[0]), ("YCenter", p[1]), ("ZCenter", p[2]), ("Radius", r),
-                                   ("Thickness", r), ("VIn", s), ("VOut", self.mesh_size)):
-                    gmsh.model.mesh.field.setNumber(ball, key, value)
-                fields.append(ball)
+        size_min = min([self.min_size] + [s for _, s, _ in self.refinements + self.fillet_sizes])
+        fields = []
+        for p, s, r in self.refinements:
+            ball = gmsh.model.mesh.field.add("Ball")
+            for key, value in (("XCenter", p[0]), ("YCenter", p[1]), ("ZCenter", p[2]), ("Radius", r),
+                               ("Thickness", r), ("VIn", s), ("VOut", self.mesh_size)):
+                gmsh.model.mesh.field.setNumber(ball, key, value)
+            fields.append(ball)
+        for points, s, r in self.fillet_sizes:
+            dist = gmsh.model.mesh.field.add("Distance")
+            gmsh.model.mesh.field.setNumbers(dist, "SurfacesList", self._fillet_faces(points, r, faces))
+            gmsh.model.mesh.field.setNumber(dist, "Sampling", 40)
+            thr = gmsh.model.mesh.field.add("Threshold")
+            for key, value in (("InField", dist), ("SizeMin", s), ("SizeMax", self.mesh_size), ("DistMin", 0.0),
+                               ("DistMax", 2 * r)):
+                gmsh.model.mesh.field.setNumber(thr, key, value)
+            fields.append(thr)
+        if fields:
             fmin = gmsh.model.mesh.field.add("Min")
             gmsh.model.mesh.field.setNumbers(fmin, "FieldsList", fields)
             gmsh.model.mesh.field.setAsBackgroundMesh(fmin)
@@ -248,33 +324,50 @@ def import_step(path, name: str, surfaces: dict, mesh_size: float, out, scale: f
 
 
 def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple = (), curvature_points: int = 16,
-                      verbose: bool = True) -> Path:
+                      order: int = 1, verbose: bool = True) -> Path:
     """The body of a mesh generator script: every part of ``parts`` (name -> (function adding its solids and
     names to a :class:`PartBuilder`, called as ``fn(builder, *args)``; mesh size [m])) meshed at its size times
-    ``size_factor`` into ``out/<name>.msh``, with its node counts printed when ``verbose``. Returns ``out``."""
+    ``size_factor`` (its local sizes too) into ``out/<name>.msh``, with its node counts printed when ``verbose``.
+    ``order`` 1 writes linear tets (the FE raises them to straight-edged P2), 2 ``tetra10`` with curved boundaries.
+    Returns ``out``."""
     if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
         raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
+    if order not in (1, 2):
+        raise InputError(f"mesh order must be 1 (linear tets) or 2 (curved 10-node tets), got {order!r}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     width = max(map(len, parts), default=0)
     for name, (fn, size) in parts.items():
-        with PartBuilder(name, size * size_factor, curvature_points=curvature_points) as b:
+        with PartBuilder(name, size * size_factor, curvature_points=curvature_points, order=order,
+                         local_size_factor=size_factor) as b:
             fn(b, *args)
             b.build(None)
             b.write(out / f"{name}.msh")
         if verbose:
-            import meshio
-
-            tets = meshio.read(out / f"{name}.msh").cells_dict["tetra"]
-            edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
-            print(f"{name:<{width}} vertices {len(np.unique(tets)):6d}  tets {len(tets):6d}  "
-                  f"P2 nodes {len(np.unique(tets)) + len(edges):7d}")
+            print(f"{name:<{width}} " + _node_counts(out / f"{name}.msh"))
     return out
 
 
-def mesh_script(description: str, build: Callable, shipped: Path, options: tuple = ()) -> None:
+def _node_counts(path: Path) -> str:
+    """'vertices, tets, P2 nodes' of a linear or 10-node tet mesh file, for the mesh scripts' printout."""
+    import meshio
+
+    cells = meshio.read(path).cells_dict
+    if "tetra10" in cells:
+        tets = cells["tetra10"]
+        n_p2 = len(np.unique(tets))
+    else:
+        tets = cells["tetra"]
+        edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
+        n_p2 = len(np.unique(tets)) + len(edges)
+    return f"vertices {len(np.unique(tets[:, :4])):6d}  tets {len(tets):6d}  P2 nodes {n_p2:7d}"
+
+
+def mesh_script(description: str, build: Callable, shipped: Path, options: tuple = (),
+                order: int | None = None) -> None:
     """The command line of a mesh generator script: ``--out`` (default ``shipped``), ``--size-factor`` and the
-    extra ``options`` ((flag, argparse keywords), ...), passed to ``build(out, size_factor, *extras)``; bad input
+    extra ``options`` ((flag, argparse keywords), ...), passed to ``build(out, size_factor, *extras)``; with
+    ``order`` (the order the script ships, 1 or 2) also ``--order``, passed as ``build(..., order=...)``. Bad input
     exits with status 2 and one line."""
     import argparse
     import sys
@@ -282,11 +375,15 @@ def mesh_script(description: str, build: Callable, shipped: Path, options: tuple
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--out", type=Path, default=shipped)
     ap.add_argument("--size-factor", type=float, default=1.0, help="scale every part's mesh size")
+    if order is not None:
+        ap.add_argument("--order", type=int, choices=(1, 2), default=order,
+                        help=f"1: linear tets, 2: curved 10-node tets (default {order}, as shipped)")
     for flag, kwargs in options:
         ap.add_argument(flag, **kwargs)
     a = vars(ap.parse_args())
+    kw = {"order": a.pop("order")} if order is not None else {}
     try:
-        build(a.pop("out"), a.pop("size_factor"), *a.values())
+        build(a.pop("out"), a.pop("size_factor"), *a.values(), **kw)
     except (InputError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)

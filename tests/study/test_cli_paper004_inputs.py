@@ -118,3 +118,38 @@ def test_incomplete_or_failed_mesh_builds_never_leave_a_partial_cache(fake_cache
     with pytest.raises(RuntimeError, match="^gmsh failed$"):
         meshes.mesh_folder(6)
     assert sorted(p.name for p in first.parent.iterdir()) == [first.name]
+
+
+def test_mesh_cache_key_follows_the_mesh_order():
+    assert meshes.ORDER == 2  # the shipped meshes are curved 10-node tets
+    assert meshes.mesh_cache_key() == meshes.mesh_cache_key(meshes.ORDER)
+    assert meshes.mesh_cache_key(1) != meshes.mesh_cache_key(2)
+
+
+def test_shipped_meshes_are_second_order_and_follow_the_fillets():
+    """Every shipped part is a tetra10 mesh; on the two parts with the most curved surface (the base's R15 fillet
+    ring inside its tube, the wrist roll's bore with R6 fillets) the curved elements' volume is the CAD volume of
+    the part as the script builds it now, which the straight-edged elements miss."""
+    from structcheck.fe.part import Part
+    from structcheck.geometry import PartBuilder
+
+    import re
+
+    for name in meshes.PARTS:
+        text = (meshes.SHIPPED / f"{name}.msh").read_text()
+        # gmsh 4.1 element block headers: "<entity dim> <entity tag> <element type> <count>"; type 4 is the
+        # 4-node tet, 11 the 10-node tet
+        blocks = text.split("$Elements\n")[1].split("\n", 1)[1]  # after the section's own count line
+        volume_types = set(re.findall(r"^3 \d+ (\d+) \d+$", blocks, flags=re.M))
+        assert volume_types == {"11"}, (name, volume_types)
+    for name in ("base", "wrist_roll"):
+        fn, size = meshes.PARTS[name]
+        part = Part.from_mesh(meshes.SHIPPED / f"{name}.msh")
+        assert part.geometry_order == 2, name
+        with PartBuilder(name, size) as b:
+            fn(b, {"wall": meshes.DEFAULT_WALL_MM})
+            b.occ.synchronize()
+            cad = sum(b.occ.getMass(3, t) for _, t in b.gmsh.model.getEntities(3))
+        rho = part.material.density
+        assert part.mass_properties().mass / rho == pytest.approx(cad, rel=5e-5), name  # measured 3.8e-6, 1.4e-5
+        assert abs(part.with_straight_edges().mass_properties().mass / rho / cad - 1) > 5e-3, name  # 0.9 %, 1.6 %
