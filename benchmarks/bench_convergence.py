@@ -2,7 +2,7 @@
 by a size factor (default 0.667, about 1.5x finer in every direction), per link the unaveraged and the
 nodal-averaged peak von Mises, their change in %, and the stress-discontinuity indicator on both meshes.
 
-    python benchmarks/bench_convergence.py [--size-factor 0.667] [--mesh-dir DIR]
+    python benchmarks/bench_convergence.py [--size-factor 0.667] [--mesh-dir DIR] [--flexibility link|arm]
 
 The refined meshes are generated into ``--mesh-dir`` (default: a temporary folder) with
 ``meshes/make_paper004_meshes.py``'s ``build_meshes``, unless that folder already holds them; the shipped meshes
@@ -24,13 +24,14 @@ KEYS = ("max_von_mises_pa", "max_von_mises_averaged_pa", "stress_discontinuity",
         "n_nodes", "time_of_max_s", "location_of_max_link_m")
 
 
-def run_on(script, mesh_dir: Path | None):
+def run_on(script, mesh_dir: Path | None, flexibility: str = "link"):
     """Link summaries (name -> dict of KEYS) and run time [s] of the study of ``script`` (the paper-004 study
-    module) on the meshes of ``mesh_dir`` (None: the shipped ones)."""
+    module) on the meshes of ``mesh_dir`` (None: the shipped ones), with the structural model ``flexibility``
+    (the README's table: the per-link model, whose supports and loads do not depend on the other links' meshes)."""
     import structcheck as sc
     from structcheck.study import run
 
-    study = script.study
+    study = dataclasses.replace(script.study, flexibility=flexibility)
     if mesh_dir is not None:
         parts = {n: sc.Part.from_mesh(mesh_dir / f"{n}.msh", material=script.MATERIAL.get(n, "6061"))
                  for n in script.LINKS}
@@ -45,6 +46,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size-factor", type=float, default=0.667, help="mesh size of the refined run / shipped")
     ap.add_argument("--mesh-dir", type=Path, default=None, help="folder of the refined meshes (made if missing)")
+    ap.add_argument("--flexibility", choices=("link", "arm"), default="link", help="structural model of both runs")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "studies"))
     sys.path.insert(0, str(ROOT / "meshes"))
@@ -54,8 +56,8 @@ def main():
     mesh_dir = args.mesh_dir or Path(tempfile.mkdtemp(prefix="paper004_refined_"))
     if not all((mesh_dir / f"{n}.msh").is_file() for n in s.LINKS):
         meshes.build_meshes(mesh_dir, size_factor=args.size_factor)
-    shipped, t_shipped = run_on(s, None)
-    refined, t_refined = run_on(s, mesh_dir)
+    shipped, t_shipped = run_on(s, None, args.flexibility)
+    refined, t_refined = run_on(s, mesh_dir, args.flexibility)
 
     def pct(a, b):
         return 100.0 * (b - a) / a
