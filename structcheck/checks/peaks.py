@@ -41,7 +41,7 @@ def discontinuity_warnings(solutions: Mapping[str, LinkSolution], limit: float =
             f"link {name!r}: its peak von Mises {r.max_von_mises * 1e-6:.4g} MPa at {where} is "
             f"{100 * indicator:.0f}% above the nodal average of the elements sharing that node "
             f"({r.von_mises_averaged_at_max * 1e-6:.4g} MPa; the link's nodal-averaged peak is "
-            f"{r.max_von_mises_averaged * 1e-6:.4g} MPa): the peak is not converged. Refine there, or the peak is a "
-            f"support singularity (a clamped edge or re-entrant corner, whose stress grows without bound with "
-            f"refinement)")
+            f"{r.max_von_mises_averaged * 1e-6:.4g} MPa): the elements disagree there, so the peak may not be "
+            f"converged. Refine there and compare, or the peak is a support singularity (a clamped edge or sharp "
+            f"re-entrant corner, whose stress grows without bound with refinement)")
     return warnings
