@@ -78,11 +78,13 @@ def test_text_numbers(paper004_run):
     nodes = find(r"([\d,]+) quadratic-tetrahedron nodes").group(1)
     assert printed(s["analysis"]["total_nodes"], nodes)
     links = s["links"]
-    arm = find(r"largest: waist ([+-][\d.]+)%, upper arm ([+-][\d.]+)%, forearm ([+-][\d.]+)%\)").groups()
-    for name, text in zip(("waist", "upper_arm", "forearm"), arm):
+    arm = find(r"largest: waist ([+-][\d.]+)%, upper arm ([+-][\d.]+)%, base ([+-][\d.]+)%, forearm ([+-][\d.]+)%\)"
+               ).groups()
+    named = ("waist", "upper_arm", "base", "forearm")
+    for name, text in zip(named, arm):
         assert printed(100 * (links[name]["dynamic_amplification"] - 1), text), (name, text)
-    # "largest": the three largest, in that order
-    assert sorted(links, key=lambda n: -links[n]["dynamic_amplification"])[:3] == ["waist", "upper_arm", "forearm"]
+    # "largest": the four largest, in that order
+    assert tuple(sorted(links, key=lambda n: -links[n]["dynamic_amplification"])[:4]) == named
     hz, t_mode = find(r"the arm's lowest mode \(([\d.]+) Hz, at the pose of t = ([\d.]+) s\)").groups()
     assert printed(s["arm_modes_hz"][0], hz) and printed(s["time_of_arm_modes_s"], t_mode)
     # the per-link model's own ringing: its peak over its quasi-static peak
