@@ -131,6 +131,7 @@ def test_transient_differs_from_quasi_static_within_the_ramp_bound(paper004_run)
     assert "transient vs quasi-static peak" in format_table(summary)
 
 
+@pytest.mark.slow  # a second full paper-004 run (3 min on 2 cores); compare's gate: tests/results/test_compare_cli.py
 def test_thinner_upper_arm_wall_regresses(paper004_run, tmp_path, capsys):
     out, summary = paper004_run.out, paper004_run.summary
     thin = tmp_path / "thin"
