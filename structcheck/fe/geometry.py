@@ -107,8 +107,7 @@ class PartBuilder:
         vols = [t for d, t in solid if d == 3]
         faces = self.gmsh.model.getBoundary([(3, t) for t in vols], combined=False, oriented=False)
         curves = sorted({abs(t) for _, t in self.gmsh.model.getBoundary(faces, combined=False, oriented=False)})
-        hits = [t for t in curves if predicate(np.array(occ.getCenterOfMass(1, t)),
-                                               np.array(self.gmsh.model.getBoundingBox(1, t)))]
+        hits = self._matching(1, curves, predicate)
         if not hits:
             raise InputError(f"part {self.name!r}: no edge of the solid matches the fillet predicate "
                              f"(radius {radius * 1e3:g} mm); check the edge's centre and bounding box")
@@ -128,6 +127,12 @@ class PartBuilder:
         if size is not None:
             self.fillet_sizes.append((edge_points, float(size) * self.local_size_factor, float(radius)))
         return out
+
+    def _matching(self, dim: int, tags, predicate) -> list[int]:
+        """The entities of dimension ``dim`` among ``tags`` whose centre of mass c (3,) and bounding box bb (6,) [m]
+        satisfy ``predicate(c, bb)``."""
+        return [t for t in tags if predicate(np.array(self.occ.getCenterOfMass(dim, t)),
+                                             np.array(self.gmsh.model.getBoundingBox(dim, t)))]
 
     def _edge_points(self, curves, spacing: float) -> np.ndarray:
         """Points (n, 3) [m] along the ``curves`` (tags), at most about ``spacing`` apart, ends included."""
@@ -193,8 +198,7 @@ class PartBuilder:
         self._add_groups(1, [t for _, t in gmsh.model.getEntities(1)], self.named_lines, "curve", "line")
         self._set_sizes([t for _, t in faces])
         for pred, n in self.divisions:
-            hits = [t for _, t in gmsh.model.getEntities(1) if pred(np.array(occ.getCenterOfMass(1, t)),
-                                                                    np.array(gmsh.model.getBoundingBox(1, t)))]
+            hits = self._matching(1, [t for _, t in gmsh.model.getEntities(1)], pred)
             if not hits:
                 raise InputError(f"part {self.name!r}: no curve matches a divide_lines predicate")
             for t in hits:
