@@ -80,6 +80,27 @@ class CurvedElements(NamedTuple):
     nodes: np.ndarray
 
 
+#: A curved tet whose mid-side nodes all lie within this fraction of its longest edge of their edge midpoints is
+#: straight-sided: its map is affine to that relative accuracy (round-off), so straight-tet rules are exact for it.
+STRAIGHT_RTOL = 1e-12
+
+
+def straight_elements(nodes: np.ndarray) -> np.ndarray:
+    """(n_elem,) bool: which tets with nodes (n_elem, 10, 3) (local P2 order) are straight-sided (``STRAIGHT_RTOL``).
+    Most of a filleted part is: only the elements on its curved faces bend."""
+    i, j = p2_edges().T
+    dev = np.abs(nodes[:, 4:] - 0.5 * (nodes[:, i] + nodes[:, j])).max(axis=(1, 2))
+    h = np.linalg.norm(nodes[:, i] - nodes[:, j], axis=2).max(axis=1)
+    return dev <= STRAIGHT_RTOL * h
+
+
+def vertex_maps(nodes: np.ndarray) -> ElementMaps:
+    """:class:`ElementMaps` of straight tets from their nodes (n_elem, 10, 3) (the first 4 are the vertices)."""
+    x0 = nodes[:, 0]
+    J = (nodes[:, 1:4] - x0[:, None]).transpose(0, 2, 1)  # J[e, d, k] = (x_k+1 - x_0)_d
+    return ElementMaps(np.abs(np.linalg.det(J)), J, np.linalg.inv(J))
+
+
 #: Quadrature orders of the curved tets: stiffness (rational integrand), mass and body loads (exact).
 CURVED_STIFFNESS_ORDER = 5
 CURVED_MASS_ORDER = 7
@@ -132,10 +153,28 @@ def stiffness_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray,
     """Stiffness matrix (n_dof, n_dof) [N/m] of isotropic linear-elastic P2 tets, straight (``maps`` an
     :class:`ElementMaps`) or curved (a :class:`CurvedElements`).
 
-    2nd-order quadrature (4 points) is exact on straight-sided P2 tets; curved ones use the 5th order (14 points).
+    2nd-order quadrature (4 points) is exact on straight-sided P2 tets; curved ones use the 5th order (14 points),
+    except those of a curved mesh whose edges are straight (:func:`straight_elements`), which take the exact rule.
     For a chunk of elements at once, with G_d (e, q, f) the physical gradients d N_f / d x_d at the quadrature points scaled by
     sqrt(w_q |det J|) and P_ij = G_i^T G_j (e, 10, 10), the 3 x 3 node blocks are
     K_ij = lam P_ij + mu P_ij^T + mu delta_ij (P_00 + P_11 + P_22), summed into the node-pair pattern."""
+    indptr, indices, pos = pattern
+    data = np.zeros((len(indices), 3, 3))
+    if isinstance(maps, CurvedElements):  # the straight-sided ones with the straight rule (4 points, not 14)
+        straight = straight_elements(maps.nodes)
+        _stiffness_data(data, vertex_maps(maps.nodes[straight]), pos[straight], material)
+        _stiffness_data(data, CurvedElements(maps.nodes[~straight]), pos[~straight], material)
+    else:
+        _stiffness_data(data, maps, pos, material)
+    n = 3 * (len(indptr) - 1)
+    K = sp.bsr_matrix((data, indices, indptr), shape=(n, n)).tocsr()
+    K.eliminate_zeros()
+    return node_major_to_dofs(K, node_dofs)
+
+
+def _stiffness_data(data: np.ndarray, maps, pos: np.ndarray, material: Material) -> None:
+    """Add the 3 x 3 node blocks of the elements of ``maps`` (their node pairs at ``pos`` (n_elem, 10, 10)) to
+    ``data`` (n_pairs, 3, 3): :func:`stiffness_matrix`."""
     from skfem.quadrature import get_quadrature
     from skfem.refdom import RefTet
 
@@ -144,9 +183,7 @@ def stiffness_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray,
     X, W = get_quadrature(RefTet, CURVED_STIFFNESS_ORDER if curved else 2)
     dN = p2_reference(X)[1]  # (10 functions, 3 reference directions, n_qp)
     n_elem = len(maps.nodes) if curved else len(maps.det)
-    indptr, indices, pos = pattern
-    nb = len(indices)
-    data = np.zeros((nb, 3, 3))
+    nb = len(data)
     for a, b in chunks(n_elem, 32768 // (4 if curved else 1)):
         if curved:  # a Jacobian per quadrature point
             _, det, invJ = curved_jacobians(maps.nodes[a:b], dN)  # (e, q), (e, q, r, d)
@@ -166,10 +203,6 @@ def stiffness_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray,
             data[:, i, j] += np.bincount(at, weights=Kij.ravel(), minlength=nb)
             if i != j:  # K_ji is K_ij with the node pair swapped
                 data[:, j, i] += np.bincount(at_T, weights=Kij.ravel(), minlength=nb)
-    n = 3 * (len(indptr) - 1)
-    K = sp.bsr_matrix((data, indices, indptr), shape=(n, n)).tocsr()
-    K.eliminate_zeros()
-    return node_major_to_dofs(K, node_dofs)
 
 
 def mass_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray, density: float) -> sp.csr_matrix:
@@ -181,20 +214,22 @@ def mass_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray, density: floa
     from skfem.refdom import RefTet
 
     indptr, indices, pos = pattern
-    if isinstance(maps, CurvedElements):  # per element sum_q w_q det J_q N_q N_q^T
+    X, W = get_quadrature(RefTet, 4)
+    N = p2_reference(X)[0]  # (10, n_qp)
+    M_ref = (N * W) @ N.T
+    if isinstance(maps, CurvedElements):  # per element sum_q w_q det J_q N_q N_q^T; straight-sided ones as below
+        straight = straight_elements(maps.nodes)
+        vals = np.bincount(pos[straight].ravel(), minlength=len(indices),
+                           weights=(vertex_maps(maps.nodes[straight]).det[:, None, None] * M_ref).ravel())
         X, W = get_quadrature(RefTet, CURVED_MASS_ORDER)
         N, dN = p2_reference(X)
-        vals = np.zeros(len(indices))
-        for a, b in chunks(len(maps.nodes), 16384):
-            wdet = curved_jacobians(maps.nodes[a:b], dN)[1] * W  # (e, q)
+        nodes, pos = maps.nodes[~straight], pos[~straight]
+        for a, b in chunks(len(nodes), 16384):
+            wdet = curved_jacobians(nodes[a:b], dN)[1] * W  # (e, q)
             Me = np.einsum("eq,fq,gq->efg", wdet, N, N)
             vals += np.bincount(pos[a:b].ravel(), weights=Me.ravel(), minlength=len(indices))
     else:
-        X, W = get_quadrature(RefTet, 4)
-        N = p2_reference(X)[0]  # (10, n_qp)
-        M_ref = (N * W) @ N.T
-        det = maps.det
-        vals = np.bincount(pos.ravel(), weights=(det[:, None, None] * M_ref).ravel(), minlength=len(indices))
+        vals = np.bincount(pos.ravel(), weights=(maps.det[:, None, None] * M_ref).ravel(), minlength=len(indices))
     n = len(indptr) - 1
     Ms = sp.csr_matrix((density * vals, indices, indptr), shape=(n, n))
     return node_major_to_dofs(sp.kron(Ms, sp.identity(3), format="csr"), node_dofs)

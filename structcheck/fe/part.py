@@ -249,6 +249,12 @@ class Part:
         return assembly.element_maps(self.mesh.p, self.mesh.t)
 
     @cached_property
+    def _node_maps(self) -> recovery.NodeMaps:
+        """Curved parts: which elements are straight and the inverse Jacobians at the stress points
+        (:func:`.recovery.node_maps`), formed once for every stress recovery."""
+        return recovery.node_maps(self._element_maps.nodes)
+
+    @cached_property
     def _node_pattern(self) -> assembly.NodePattern:
         return assembly.node_pattern(self.cells, len(self.points))
 
@@ -293,6 +299,12 @@ class Part:
     def body_load_basis(self) -> np.ndarray:
         """(n_dof, 12) load vectors of the body force densities rho e_i and rho x_j e_i (see module doc):
         :func:`.assembly.body_load_basis`."""
+        return self._body_load_basis.copy()
+
+    @cached_property
+    def _body_load_basis(self) -> np.ndarray:
+        # formed once: the per-link loads and the superelement's residual vectors both take it (7th-order quadrature
+        # on curved parts, a second on a 100k-dof link)
         x0 = self.mesh.p[:, self.mesh.t[0]].T  # (n_elem, 3)
         return assembly.body_load_basis(self._element_maps, x0, self.cells, self.node_dofs, self.material.density)
 
@@ -344,8 +356,7 @@ class Part:
         (linear strain), curved ones from the isoparametric map's Jacobian at each node
         (:func:`.recovery.curved_node_stress`)."""
         if self.geometry_order == 2:
-            return recovery.curved_node_stress(U, self.cells, self.node_dofs, self._element_maps.nodes,
-                                               self.material)
+            return recovery.curved_node_stress(U, self.cells, self.node_dofs, self._node_maps, self.material)
         return recovery.element_node_values(self.vertex_stress(U)).transpose(0, 3, 2, 1)
 
     def element_node_stress(self, U: np.ndarray) -> np.ndarray:

@@ -151,9 +151,9 @@ def _link_solution(name, se, ld, z, link_solution, z_static=None) -> LinkSolutio
     static ratio is then the arm-level dynamic amplification (NaN for a quasi-static run, as per link)."""
     n = se.Psi.shape[0]
     V = principal_basis(z)
-    S = se.stress_basis
-    S = (V.T @ S.reshape(len(V), -1)).reshape(S.shape)
-    basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=se.Psi @ V, omega=se.omega, S=S)
+    phi = se.Psi @ V
+    # the stress basis of the turned columns: the same linear map, without the superelement's own (a pass less)
+    basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=phi, omega=se.omega, S=se.part.stress_basis(phi))
     z = z @ V
     response = respond(se.part, basis, np.zeros((len(z), 0)), z, brittle=se.part.material.criterion == "max_principal")
     qs = float("nan") if z_static is None else peak_von_mises(basis, z_static @ V)
