@@ -219,8 +219,9 @@ def mass_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray, density: floa
     M_ref = (N * W) @ N.T
     if isinstance(maps, CurvedElements):  # per element sum_q w_q det J_q N_q N_q^T; straight-sided ones as below
         straight = straight_elements(maps.nodes)
-        vals = np.bincount(pos[straight].ravel(), minlength=len(indices),
-                           weights=(vertex_maps(maps.nodes[straight]).det[:, None, None] * M_ref).ravel())
+        vals = np.zeros(len(indices))
+        vals += np.bincount(pos[straight].ravel(), minlength=len(indices),
+                            weights=(vertex_maps(maps.nodes[straight]).det[:, None, None] * M_ref).ravel())
         X, W = get_quadrature(RefTet, CURVED_MASS_ORDER)
         N, dN = p2_reference(X)
         nodes, pos = maps.nodes[~straight], pos[~straight]

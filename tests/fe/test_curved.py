@@ -94,11 +94,41 @@ def test_curved_facets_agree_with_skfem_isoparametric_facet_basis(tube):
     np.testing.assert_allclose(tube.pressure_load("tip", 1e5), ref, atol=1e-12 * np.abs(ref).max())
 
 
-def test_curved_path_on_straight_edges_equals_the_straight_path(tube):
+def _isoparametric_everywhere(monkeypatch):
+    """Make curved parts evaluate every element with the isoparametric kernels (no straight-element shortcut)."""
+    from structcheck.fe import assembly, recovery
+
+    def none_straight(nodes):
+        return np.zeros(len(nodes), bool)
+
+    monkeypatch.setattr(assembly, "straight_elements", none_straight)
+    monkeypatch.setattr(recovery, "straight_elements", none_straight)
+
+
+def test_straight_elements_of_a_curved_mesh_take_the_straight_rules_exactly(tube, tube_file, monkeypatch):
+    """The tube's elements away from its round faces have straight edges: they take the straight-tet rules (4
+    quadrature points, vertex stresses), which agree with the isoparametric kernels on them to round-off."""
+    from structcheck.fe.assembly import straight_elements
+
+    fast = tube
+    straight = straight_elements(fast._element_maps.nodes)
+    assert straight.any() and not straight.all()  # both kinds present
+    u = np.random.default_rng(1).standard_normal(fast.n_dofs) * 1e-6
+    _isoparametric_everywhere(monkeypatch)
+    slow = Part.from_mesh(tube_file, "6061")
+    for a, b in ((fast.stiffness, slow.stiffness), (fast.mass_matrix, slow.mass_matrix)):
+        assert abs(a - b).max() <= 1e-13 * abs(b).max()
+    s_f, s_s = fast.element_node_stress(u), slow.element_node_stress(u)
+    np.testing.assert_allclose(s_f, s_s, atol=1e-12 * np.abs(s_s).max())
+
+
+def test_curved_path_on_straight_edges_equals_the_straight_path(tube, monkeypatch):
     """Mid-side nodes at the edge midpoints: the isoparametric kernels reproduce the straight ones."""
     from skfem import MeshTet
 
     from structcheck.fe.part import _curved_mesh
+
+    _isoparametric_everywhere(monkeypatch)
 
     straight = tube.with_straight_edges()
     mid = straight.points[straight.cells[:, 4:]]
