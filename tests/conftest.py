@@ -52,3 +52,13 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
         if not (out / "summary.json").is_file():
             run(mod.study, out, progress=False)
     return Paper004Run(module=mod, out=out, summary=read_summary(out), joints=read_csv(out / "joints.csv"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests of the paper-004 run (the suite's longest piece of work, a few minutes) go first and, under
+    ``--dist loadgroup`` (pyproject's addopts), to one xdist worker together: that worker starts the run at once
+    while the others take the rest, instead of a worker waiting on the run's lock late in the session."""
+    first = [it for it in items if "paper004_run" in getattr(it, "fixturenames", ())]
+    for it in first:
+        it.add_marker(pytest.mark.xdist_group("paper004_run"))
+    items[:] = first + [it for it in items if it not in first]
