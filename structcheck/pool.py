@@ -13,12 +13,16 @@ from contextlib import contextmanager
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 #: glibc's environment variables that fix its malloc thresholds (and so turn off their dynamic adjustment)
 MALLOC_VARS = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")
-#: mallopt parameters (glibc malloc.h) and the values a variant runs with [bytes]: glibc's own dynamic mmap
-#: threshold grows to 32 MiB (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit) and the trim threshold to twice that
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+#: mallopt parameters (glibc malloc.h) and the values a run uses [bytes]: glibc's own dynamic mmap threshold grows
+#: to 32 MiB (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit) and the trim threshold to twice that
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_MMAP_MAX = -1, -3, -4
 HEAP_MMAP_THRESHOLD = 32 << 20
 HEAP_TRIM_THRESHOLD = 64 << 20
+#: within a run: freed memory up to this much stays in the heap for the next large array [bytes] (mallopt's int)
+RUN_TRIM_THRESHOLD = (1 << 31) - 1
 _GLIBC_DEFAULT_THRESHOLD = 128 << 10  # both thresholds' defaults
+_GLIBC_DEFAULT_MMAP_MAX = 65536
+_heap_depth = 0
 
 
 def limit_threads(n: int) -> None:
@@ -69,28 +73,49 @@ def _mallopt():
 
 @contextmanager
 def heap_reuse():
-    """Within the block, large temporaries reuse freed heap memory, where the environment had turned that off.
+    """Within the block, large arrays come from the heap and reuse its freed memory, instead of fresh pages.
 
-    A Dask nanny starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536`` (its default
-    ``distributed.nanny.pre-spawn-environ``, so that freed memory goes back to the OS). Setting any of
-    :data:`MALLOC_VARS` fixes glibc's mmap threshold at 128 KiB: every array above it is then mapped fresh and
-    unmapped when freed, and a variant's block-wise products and fatigue histories fault in new zeroed pages for
-    every block (measured: the fatigue stage 3.5x slower, 6x the system time). Here the thresholds are set to
-    those glibc's dynamic adjustment reaches by itself (:data:`HEAP_MMAP_THRESHOLD`, :data:`HEAP_TRIM_THRESHOLD`)
-    and restored on leaving (to the environment's values, glibc's defaults for those not set). A no-op when
-    none of :data:`MALLOC_VARS` is set (glibc adjusts its thresholds itself) and off glibc."""
-    fixed = {v: os.environ.get(v) for v in MALLOC_VARS if os.environ.get(v)}
-    mallopt = _mallopt() if fixed else None
+    glibc maps every allocation above its mmap threshold (at most 32 MiB) afresh and unmaps it when freed, so each
+    of a run's large temporaries (stress bases, history blocks, frame fields: hundreds of MB) faults in new zeroed
+    pages. That costs: the headline study made 1.13 million page faults and spent 21 s of system time, against
+    0.49 million and 10 s with mmap off (same user time and peak memory). Worse, a Dask nanny starts its workers
+    with ``MALLOC_TRIM_THRESHOLD_=65536`` (``distributed.nanny.pre-spawn-environ``), which fixes the threshold at
+    128 KiB: a variant's fatigue stage then ran 3.5x slower. Here mmap is off (``M_MMAP_MAX`` 0) and freed memory
+    up to :data:`RUN_TRIM_THRESHOLD` stays in the heap; on leaving, glibc's limits are restored (the environment's
+    :data:`MALLOC_VARS` where set, else the values its dynamic adjustment reaches, :data:`HEAP_MMAP_THRESHOLD` and
+    :data:`HEAP_TRIM_THRESHOLD`) and the heap is trimmed, so the memory goes back to the OS. Re-entrant (only the
+    outermost block acts); a no-op off glibc."""
+    global _heap_depth
+    mallopt = _mallopt() if _heap_depth == 0 else None
+    _heap_depth += 1
     if mallopt is None:
-        yield
+        try:
+            yield
+        finally:
+            _heap_depth -= 1
         return
-    mallopt(_M_MMAP_THRESHOLD, HEAP_MMAP_THRESHOLD)
-    mallopt(_M_TRIM_THRESHOLD, HEAP_TRIM_THRESHOLD)
+    env = {v: os.environ.get(v) for v in MALLOC_VARS if os.environ.get(v)}
+    mallopt(_M_MMAP_MAX, 0)
+    mallopt(_M_TRIM_THRESHOLD, RUN_TRIM_THRESHOLD)
     try:
         yield
     finally:
-        mallopt(_M_MMAP_THRESHOLD, _bytes(fixed.get("MALLOC_MMAP_THRESHOLD_"), _GLIBC_DEFAULT_THRESHOLD))
-        mallopt(_M_TRIM_THRESHOLD, _bytes(fixed.get("MALLOC_TRIM_THRESHOLD_"), _GLIBC_DEFAULT_THRESHOLD))
+        _heap_depth -= 1
+        mallopt(_M_MMAP_MAX, _GLIBC_DEFAULT_MMAP_MAX)
+        mallopt(_M_MMAP_THRESHOLD, _bytes(env.get("MALLOC_MMAP_THRESHOLD_"), HEAP_MMAP_THRESHOLD))
+        mallopt(_M_TRIM_THRESHOLD, _bytes(env.get("MALLOC_TRIM_THRESHOLD_"), HEAP_TRIM_THRESHOLD))
+        _malloc_trim()
+
+
+def _malloc_trim() -> None:
+    """Return the heap's free memory to the OS (glibc's ``malloc_trim(0)``)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _bytes(value: str | None, default: int) -> int:

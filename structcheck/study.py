@@ -388,7 +388,15 @@ def output_frames(grid: TimeGrid, t: np.ndarray, solutions: dict[str, LinkSoluti
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
         vtk: bool = True, plots: bool = True, vtk_format: str = "hdf") -> RunResult:
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult. ``vtk_format``:
-    'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames)."""
+    'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames). Large arrays reuse the heap's freed
+    memory meanwhile (:func:`structcheck.pool.heap_reuse`)."""
+    from .pool import heap_reuse
+
+    with heap_reuse():
+        return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format)
+
+
+def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunResult:
     if out is not None and write:
         prepare_output(out)
     if progress:  # the header: which sparse solver and element geometry this run's numbers come from

@@ -73,17 +73,28 @@ def curved_node_stress(U: np.ndarray, cells: np.ndarray, node_dofs: np.ndarray, 
     where[maps.straight] = np.arange(len(maps.straight))
     where[maps.curved] = np.arange(len(maps.curved))
     out = np.empty((k, 6, 10, len(cells)))
+    i, j = p2_edges().T
     for a, b in chunks(len(cells), max(256, int(1.5e5 // k))):  # ~40 MB per work array
+        buf = np.empty((b - a, 10, 6, k))  # element-major: each kind's rows land whole, then one transpose
         s = is_straight[a:b]
         sel = np.flatnonzero(s)
         if len(sel):
-            v = vertex.stress(Un, cells[a + sel].T, maps.inv_straight[where[a + sel], None], D, k)
-            mids = p2_edges()
-            out[:, :, :, a + sel] = np.concatenate([v, 0.5 * (v[:, :, mids[:, 0]] + v[:, :, mids[:, 1]])], axis=2)
+            v = vertex.stress(Un, cells[a + sel].T, maps.inv_straight[where[a + sel], None], D, k)  # (e, 4, 6, k)
+            buf[sel, :4] = v
+            buf[sel, 4:] = 0.5 * (v[:, i] + v[:, j])
         sel = np.flatnonzero(~s)
         if len(sel):
-            out[:, :, :, a + sel] = node.stress(Un, cells[a + sel].T, maps.inv_curved[where[a + sel]], D, k)
+            buf[sel] = node.stress(Un, cells[a + sel].T, maps.inv_curved[where[a + sel]], D, k)
+        _put_transposed(out, a, buf)
     return out
+
+
+def _put_transposed(out: np.ndarray, a: int, values: np.ndarray) -> None:
+    """out[k, c, p, a + e] = values[e, p, c, k]: in blocks of 64 elements, whose transposes stay in cache (10x
+    faster than one strided copy of the whole chunk)."""
+    for e0 in range(0, len(values), 64):
+        block = values[e0:e0 + 64]
+        out[..., a + e0:a + e0 + len(block)] = block.transpose(3, 2, 1, 0)
 
 
 def elasticity_matrix(material: Material) -> np.ndarray:
@@ -108,7 +119,7 @@ class _PointRule:
         self.Gq = dN.transpose(2, 1, 0).reshape(3 * self.n_p, 10)  # rows (point p, reference direction r)
 
     def stress(self, Un: np.ndarray, cells_T: np.ndarray, invJ: np.ndarray, D: np.ndarray, k: int) -> np.ndarray:
-        """(k, 6, n_p, e) for element nodes ``cells_T`` (10, e), nodal displacements Un (n_nodes, (c, k)), inverse
+        """(e, n_p, 6, k) for element nodes ``cells_T`` (10, e), nodal displacements Un (n_nodes, (c, k)), inverse
         Jacobians ``invJ`` (e, n_p or 1, 3, 3) (d xi_r / d x_d), elasticity D (6, 9). Per element and point two
         small stacked products: the physical gradients J^-T (3, 3) @ the reference ones (3, 3 k), then
         D (6, 9) @ the gradients (9, k) (4x faster than the same sums as broadcast array passes)."""
@@ -116,7 +127,7 @@ class _PointRule:
         ue = Un[cells_T]  # (10 f, e, (c, k))
         H = (self.Gq @ ue.reshape(10, -1)).reshape(self.n_p, 3, e, 3 * k)  # d u_c / d xi_r: (p, r, e, (c, k))
         g = np.matmul(invJ.transpose(1, 0, 3, 2), H.transpose(0, 2, 1, 3))  # (p, e, d, (c, k)): d u_c / d x_d
-        return np.matmul(D, g.reshape(self.n_p, e, 9, k)).transpose(3, 2, 0, 1)  # (k, 6, p, e)
+        return np.matmul(D, g.reshape(self.n_p, e, 9, k)).transpose(1, 0, 2, 3)  # (e, p, 6, k)
 
 
 def _point_stress(U: np.ndarray, cells: np.ndarray, node_dofs: np.ndarray, X: np.ndarray, invJ: np.ndarray,
@@ -134,7 +145,7 @@ def _point_stress(U: np.ndarray, cells: np.ndarray, node_dofs: np.ndarray, X: np
     n_e = cells_T.shape[1]
     out = np.empty((k, 6, rule.n_p, n_e))
     for a, b in chunks(n_e, max(256, int(1.5e5 * 4 / rule.n_p // k))):  # ~40 MB per work array
-        out[:, :, :, a:b] = rule.stress(Un, cells_T[:, a:b], invJ[a:b], D, k)
+        _put_transposed(out, a, rule.stress(Un, cells_T[:, a:b], invJ[a:b], D, k))
     return out
 
 

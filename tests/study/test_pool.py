@@ -1,5 +1,6 @@
-"""The sweep's worker side: the heap settings a variant runs under when the environment (a Dask nanny's
-``MALLOC_TRIM_THRESHOLD_``) has fixed glibc's malloc thresholds."""
+"""The heap settings a run works under (large temporaries reused from the heap, not mapped afresh), also when the
+environment (a Dask nanny's ``MALLOC_TRIM_THRESHOLD_``) has fixed glibc's malloc thresholds; the sweep's worker
+threads."""
 import os
 import platform
 import subprocess
@@ -42,14 +43,37 @@ def test_heap_reuse_keeps_large_temporaries_on_the_heap_under_a_fixed_trim_thres
     assert after > outside / 2  # the environment's setting is back: every array mapped afresh
 
 
-def test_heap_reuse_is_a_no_op_without_fixed_thresholds(monkeypatch):
-    for var in MALLOC_VARS:
-        monkeypatch.delenv(var, raising=False)
-    import structcheck.pool as pool
+# Arrays of 40 MiB, above the 32 MiB that glibc's dynamic mmap threshold can reach: mapped afresh every time
+# outside heap_reuse whatever the environment; reused inside, also after a nested block has ended.
+CHILD_LARGE = """
+import resource, numpy as np
+from structcheck.pool import heap_reuse
 
-    monkeypatch.setattr(pool, "_mallopt", lambda: pytest.fail("mallopt called without a fixed threshold"))
+def faults(n=10):
+    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(n):
+        a = np.empty(5 << 20)
+        a.fill(1.0)
+        del a
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
+
+outside = faults()
+with heap_reuse():
     with heap_reuse():
-        pass
+        inner = faults()
+    inside = faults()  # the outer block still holds
+after = faults()
+print(outside, inner, inside, after)
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds")
+def test_heap_reuse_keeps_arrays_above_the_mmap_threshold_on_the_heap():
+    env = {k: v for k, v in os.environ.items() if k not in MALLOC_VARS}
+    out = subprocess.run([sys.executable, "-c", CHILD_LARGE], env=env, capture_output=True, text=True, check=True)
+    outside, inner, inside, after = map(int, out.stdout.split())
+    assert inner < outside / 4 and inside < outside / 10  # the first array's faults only
+    assert after > outside / 2  # mapped afresh again, the heap trimmed
 
 
 def test_thread_budget_follows_structcheck_threads_then_omp_then_the_cores(monkeypatch):
