@@ -37,8 +37,11 @@ def modes(K, M, n_modes: int, factorization=None) -> Modes:
     """Lowest ``n_modes`` of K phi = w^2 M phi by shift-invert Lanczos about 0, reusing the factorization of K.
 
     ARPACK (scipy's eigsh) with a single start vector needs about n_modes + 33 back-substitutions for 20 modes
-    at tol 1e-10; a block Lanczos with multi-right-hand-side solves was tried and needs more solves in total
-    than the cheaper block solves save (measured on a 290k-dof link). ARPACK's own vector operations run on one
+    at tol 1e-10 (28-54 for 10 modes on paper 004's links). A block Lanczos with multi-right-hand-side solves
+    was tried twice and loses: on a 290k-dof link, and again in 2026-11 on the curved paper-004 links (block
+    shift-invert Lanczos, full M-reorthogonalization, blocks of 2-10 columns: 11-21 solves of 6 columns, the same
+    modes to 1e-14 in frequency, but 1.6-2.0x ARPACK's wall and CPU time): a PARDISO solve of 10 columns costs
+    3.6-4.5 single solves of CPU time, and the block method needs 2-3x as many columns as ARPACK needs solves. ARPACK's own vector operations run on one
     OpenBLAS thread: they are too small to share, and threads that wait for a busy core made them 25x slower
     (2.9 s against 0.12 s for 10 modes of a 48k-dof link on 2 loaded cores); the solves keep their threads."""
     n = K.shape[0]
