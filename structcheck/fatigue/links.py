@@ -30,6 +30,7 @@ Points map to mesh nodes as in the peaks: a node's damage is the largest over th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
@@ -271,6 +272,16 @@ def _region_of_nodes(part, curves: dict[str, SNCurve]) -> np.ndarray:
     return group
 
 
+@lru_cache(maxsize=1)
+def _openblas():
+    """numpy's OpenBLAS (threadpoolctl, a dependency: see :func:`structcheck.fe.solvers.single_thread_blas`),
+    looked up once. Only the screening's products run on one thread: the counted blocks' products keep the thread
+    count of the previous implementation, as their rounding may depend on how the threads split them."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController().select(internal_api="openblas")
+
+
 @dataclass(frozen=True)
 class _Screen:
     """Bounds that clear element points without counting them (module docstring): ``slack`` (n_points,) [Pa]
@@ -297,6 +308,10 @@ class _Screen:
         the bounds from their history, its extremes taken separately, then sample by sample."""
         if not np.isfinite(limit):
             return np.ones(len(points), bool), 0
+        with _openblas().limit(limits=1):  # small products: OpenBLAS's threads cost more than they share
+            return self._uncleared_points(S, C, points, n_e, limit)
+
+    def _uncleared_points(self, S, C, points, n_e, limit) -> tuple[np.ndarray, int]:
         op = np.ascontiguousarray(_point_operator(S, points // n_e, points % n_e))  # on BLAS: points innermost
         e = self.slack[points]
         left = np.flatnonzero(self._uncleared(_window_spread(op, self.mid, self.amax, self.amin), e, limit))

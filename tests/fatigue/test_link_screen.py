@@ -171,3 +171,19 @@ def test_spread_brackets_the_principal_stresses(rng):
     y = s @ links._PY.T
     np.testing.assert_allclose(y[:, 0], p, rtol=1e-12, atol=1e-6)
     np.testing.assert_allclose(np.sqrt(np.sum(y[:, 1:] ** 2, 1)) * np.sqrt(2 / 3), r, rtol=1e-12)
+
+
+def test_screened_regions_equal_counting_every_block(monkeypatch):
+    """Two curves (the material's and a detail category on a named region): each group's blocks and caps are the
+    reference's."""
+    part, basis, coeff, modal = random_link(5, level=2.5 * MPa)
+    weld = np.arange(0, len(part.points), 3)
+    part.named_nodes = lambda name: weld
+    settings = FatigueSettings(design_life_cycles=1e7, plane_step_deg=15.0)
+    curves = {"": get_sn_curve("6061"), "weld": get_sn_curve("EC3-80")}
+    monkeypatch.setattr(links, "_HISTORY_BYTES", len(coeff) * 6 * 8 * 2 * 6)
+    new = link_fatigue(part, basis, coeff, modal, settings, curves)
+    monkeypatch.setattr(links, "_count_group", _reference_count_group)
+    ref = link_fatigue(part, basis, coeff, modal, settings, curves)
+    _same(new, ref)
+    assert new.n_points_counted < ref.n_points_counted
