@@ -8,14 +8,29 @@ its own value). Screening without the history: for every plane, ``|n.s_p(t).n| <
 <= P_p = sum_j max_t |c_j| |s_jp|_F`` and the range of ``n.s_p.n`` over time is at most
 ``R_p = sum_j ptp_t(c_j) |s_jp|_F`` (|.|_F the Frobenius norm, shear counted twice; the signed von Mises
 stress is at most sqrt(3/2) |s|_F). With these bounds for range, maximum and midrange,
-:func:`.damage.onset_scale` gives a scale below which no cycle of the point can damage; only points whose
-bound is reached at the scale of interest (1 for the damage; widened up to the smallest safety factor found,
-as :func:`.damage.fatigue_life` does per plane) get their 6-component history ``C @ S_p`` and are counted.
+:func:`.damage.onset_scale` gives a scale below which no cycle of the point can damage. Points are visited in
+increasing bound, a block of them at a time, up to the scale of interest (1 for the damage; widened up to the
+smallest safety factor found, as :func:`.damage.fatigue_life` does per plane); each block is counted by
+:func:`.damage.fatigue_life` from its 6-component histories ``C @ S_p``.
+
+A block is only counted when a tighter bound does not show that none of its points can be damaged nor have a
+smaller safety factor than the one found (:func:`_spread_onset`): every eigenvalue of a stress tensor lies within
+``p +- sqrt(2/3) |dev s|_F`` (p = tr s / 3), so about a constant tensor T the normal stress on every plane stays
+within ``n.T.n + [-down, up]`` with ``n.T.n <= lambda_max(T)``, and range, maximum and the Goodman term
+``a + k mid`` (taken together, not each at its worst) are bounded. The bound is first taken from the basis,
+about ``T = sum_j mid_t(c_j) s_jp``: over each window of 16 time samples the hydrostatic part of ``s_p - T`` is at
+most ``sum_j max_window((c_j - mid_j) p_jp)`` and its deviator's norm at most
+``sum_j max_window|c_j - mid_j| |dev s_jp|_F`` (:func:`_window_spread`); then, for the points that leaves, from
+their history (T the componentwise midrange, :func:`_coordinate_spread`). A block that is counted is the very
+block, on the very safety-factor cap, that visiting every block counts, so the results are those of counting
+every block, bit for bit (the BLAS products round a point differently in another block's composition); fewer
+points are counted (``n_points_counted``).
 Points map to mesh nodes as in the peaks: a node's damage is the largest over the element points at it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
@@ -31,6 +46,9 @@ from .sn import SNCurve, get_sn_curve
 
 _HISTORY_BYTES = 48e6  # 6-component histories formed at once
 _BOUND_BYTES = 16e6  # basis stresses at the 10 element nodes formed at once
+_SLACK = 1e-9  # of P_p, added to the spread bounds: far above the rounding of any history (~1e-14 P_p)
+_SQRT_2_3 = np.sqrt(2.0 / 3.0)
+_WINDOW = 16  # time samples of a window of the window bound (_window_spread)
 
 
 @dataclass(frozen=True)
@@ -61,7 +79,7 @@ class LinkFatigue:
     one; inf when no scale damages the link); ``curve``: the S-N curve at the governing node;
     ``governing_history`` (n_t,) [Pa]: the counted quantity there (normal stress on ``governing_normal`` or the
     signed von Mises stress) and ``governing_cycles`` its rainflow cycles; ``n_points_counted``: element
-    points whose history was formed (of ``n_points``)."""
+    points whose 6-component history was formed (of ``n_points``)."""
 
     damage_per_cycle: np.ndarray
     life_cycles: np.ndarray
@@ -145,6 +163,93 @@ def _bounds(S: np.ndarray, C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return P.ravel(), R.ravel()
 
 
+def _spread(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(p, r) (...,) [Pa] of stress vectors ``s`` (6, ...) (components first): the hydrostatic stress tr / 3 and
+    sqrt(2/3) |dev s|_F. Every principal stress lies in [p - r, p + r]: the deviator's eigenvalues sum to zero
+    and their squares to |dev s|_F^2, so none exceeds sqrt(2/3) |dev s|_F in magnitude."""
+    p = (s[0] + s[1] + s[2]) / 3.0
+    d0, d1, d2 = s[0] - p, s[1] - p, s[2] - p
+    return p, _SQRT_2_3 * np.sqrt(d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]))
+
+
+def _window_spread(op: np.ndarray, mid: np.ndarray, amax: np.ndarray, amin: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(up, down, top, vm) (m,) [Pa] of points with basis stresses ``op`` (n_b, 6, m) (C-contiguous) about
+    ``T = sum_j mid_j s_j``, from the largest and smallest value of ``c_j(t) - mid_j`` in each window of time
+    samples (n_w, n_b): within a window the hydrostatic part of ``s(t) - T`` is at most the sum of each term's
+    largest value, its deviator's norm at most ``sum_j max|c_j - mid_j| |dev s_j|_F``; ``vm`` bounds the von
+    Mises stress sqrt(3/2) |dev s|_F = 1.5 r the same way. The bounds of :func:`_spread_onset`."""
+    p, r = _spread(op.transpose(1, 0, 2))  # (n_b, m)
+    pos, neg = np.clip(p, 0.0, None), np.clip(p, None, 0.0)
+    dev = np.maximum(amax, -amin) @ r  # (n_w, m)
+    pT, rT = _spread(np.einsum("b,bcm->cm", mid, op))
+    return ((amax @ pos + amin @ neg + dev).max(0), (dev - amin @ pos - amax @ neg).max(0), pT + rT,
+            1.5 * (rT + dev.max(0)))
+
+
+# orthonormal coordinates of a stress vector for the Frobenius norm (shear counted twice): the hydrostatic stress
+# p = tr / 3 (row 0, not normalized) and 5 coordinates y of the deviator with |y| = |dev s|_F (rows 1-5)
+_PY = np.array([[1 / 3, 1 / 3, 1 / 3, 0, 0, 0],
+                [1 / np.sqrt(2), -1 / np.sqrt(2), 0, 0, 0, 0],
+                [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6), 0, 0, 0],
+                [0, 0, 0, np.sqrt(2), 0, 0], [0, 0, 0, 0, np.sqrt(2), 0], [0, 0, 0, 0, 0, np.sqrt(2)]])
+
+
+def _coordinate_spread(Y: np.ndarray, coupled: bool = False) -> tuple[np.ndarray, ...]:
+    """(up, down, top, vm) (m,) [Pa] of histories ``Y`` (n_t, 6, m) in the coordinates of :data:`_PY`, about
+    their coordinatewise midrange T (a constant tensor), the bounds of :func:`_spread_onset`: the largest value
+    over time of the hydrostatic part and of the deviator's norm taken separately, or with ``coupled`` sample by
+    sample (tighter, a square root per sample); ``vm`` the largest von Mises stress."""
+    hi, lo = Y.max(0), Y.min(0)
+    mid = 0.5 * (hi + lo)
+    q = np.zeros((Y.shape[0], Y.shape[2]))
+    for k in range(1, 6):
+        d = Y[:, k] - mid[k]
+        q += d * d  # |dev (s(t) - T)|_F^2
+    top = mid[0] + _SQRT_2_3 * np.sqrt(np.sum(mid[1:] ** 2, axis=0))
+    vm = np.sqrt(1.5 * np.max(np.sum(Y[:, 1:] ** 2, axis=1), axis=0))
+    if coupled:
+        r, p = _SQRT_2_3 * np.sqrt(q), Y[:, 0] - mid[0]
+        return (p + r).max(0), (r - p).max(0), top, vm
+    r = _SQRT_2_3 * np.sqrt(q.max(0))
+    return hi[0] - mid[0] + r, mid[0] - lo[0] + r, top, vm
+
+
+def _spread_onset(up, down, top, vm, curve: SNCurve, mean_stress: str, method: str) -> np.ndarray:
+    """Lower bound (n,) of :func:`.damage.onset_scale` over every plane of histories whose principal stresses
+    stay within ``T + [-down, up]``, T a constant tensor whose largest principal stress is at most ``top``
+    (arrays [Pa]); for the signed von Mises method of histories whose von Mises stress is at most ``vm``.
+
+    On a plane n the normal stress stays within ``tau + [-down, up]``, tau = n.T.n <= top: range
+    R <= up + down, maximum M <= top + up and, with k = limit / S_u <= 1, the Goodman (and Gerber: same onset)
+    term ``a + k max(mid, 0) = max(a, ((1 + k) max - (1 - k) min) / 2) <= max((up + down) / 2,
+    k top + ((1 + k) up + (1 - k) down) / 2)``; :func:`.damage.onset_scale` decreases in each of them."""
+    if method == "signed_von_mises":  # |signed vM| <= vm: range <= 2 vm, maximum and midrange <= vm
+        return onset_scale(2.0 * vm, vm, vm, curve, mean_stress)
+    R, M = up + down, top + up
+    L = curve.limit
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if curve.quantity == "range":
+            x = L / R
+        elif mean_stress in ("goodman", "gerber"):
+            k = L / curve.ultimate_strength
+            g = (np.maximum(0.5 * R, k * top + 0.5 * ((1.0 + k) * up + (1.0 - k) * down)) if k <= 1.0
+                 else 0.5 * R + k * np.clip(M, 0.0, None))
+            x = L / g
+        elif mean_stress == "swt":
+            x = L / np.sqrt(np.clip(M, 0.0, None) * 0.5 * R)
+        else:
+            x = L / (0.5 * R)
+        if curve.ultimate_strength is not None:
+            x = np.minimum(x, curve.ultimate_strength / np.clip(M, 0.0, None))
+    return np.nan_to_num(x, nan=np.inf)
+
+
+def _cleared(bound: np.ndarray, limit: float) -> np.ndarray:
+    """True where an onset bound shows a point undamaged at scale 1 and of safety factor above ``limit``
+    (>= 1), with a margin against rounding."""
+    return bound > limit * (1.0 + 1e-9)
+
+
 def _histories(S, C, points, n_e, single=False):
     """Yield (chunk of point indices, stress histories (n_t, n_chunk, 6) [Pa]) for element points (one chunk of
     all of them with ``single``)."""
@@ -167,30 +272,95 @@ def _region_of_nodes(part, curves: dict[str, SNCurve]) -> np.ndarray:
     return group
 
 
-def _count_group(S, C, points, n_e, curve, settings, mean_stress, onset, L):
+@lru_cache(maxsize=1)
+def _openblas():
+    """numpy's OpenBLAS (threadpoolctl, a dependency: see :func:`structcheck.fe.solvers.single_thread_blas`),
+    looked up once. Only the screening's products run on one thread: the counted blocks' products keep the thread
+    count of the previous implementation, as their rounding may depend on how the threads split them."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController().select(internal_api="openblas")
+
+
+@dataclass(frozen=True)
+class _Screen:
+    """Bounds that clear element points without counting them (module docstring): ``slack`` (n_points,) [Pa]
+    added against rounding, ``mid`` (n_b,) the coefficients' midranges and ``amax`` / ``amin`` (n_w, n_b) the
+    extremes of ``c_j(t) - mid_j`` over windows of time samples (:func:`_window_spread`)."""
+
+    curve: SNCurve
+    mean_stress: str
+    method: str
+    slack: np.ndarray
+    mid: np.ndarray
+    amax: np.ndarray
+    amin: np.ndarray
+
+    def _uncleared(self, bounds, e, limit) -> np.ndarray:
+        """False where the spread ``bounds`` (up, down, top, vm), each widened by ``e`` [Pa], clear a point."""
+        up, down, top, vm = bounds
+        onset = _spread_onset(up + e, down + e, top + e, vm + e, self.curve, self.mean_stress, self.method)
+        return ~_cleared(onset, limit)
+
+    def uncleared(self, S, C, points, n_e, limit) -> tuple[np.ndarray, int]:
+        """Which of ``points`` (element point indices) no bound clears at ``limit`` (bool), and the number of
+        points whose history was formed to try: the window bound from the basis, then for the points it leaves
+        the bounds from their history, its extremes taken separately, then sample by sample."""
+        if not np.isfinite(limit):
+            return np.ones(len(points), bool), 0
+        with _openblas().limit(limits=1):  # small products: OpenBLAS's threads cost more than they share
+            return self._uncleared_points(S, C, points, n_e, limit)
+
+    def _uncleared_points(self, S, C, points, n_e, limit) -> tuple[np.ndarray, int]:
+        op = np.ascontiguousarray(_point_operator(S, points // n_e, points % n_e))  # on BLAS: points innermost
+        e = self.slack[points]
+        left = np.flatnonzero(self._uncleared(_window_spread(op, self.mid, self.amax, self.amin), e, limit))
+        tried = len(left)
+        if tried:
+            n_b = op.shape[0]
+            Y = (C @ np.matmul(_PY, op[:, :, left]).reshape(n_b, -1)).reshape(len(C), 6, -1)  # (n_t, 6, n)
+            for coupled in (False, True):
+                keep = self._uncleared(_coordinate_spread(Y, coupled), e[left], limit)
+                left, Y = left[keep], Y[:, :, keep]
+                if not len(left):
+                    break
+        out = np.zeros(len(points), bool)
+        out[left] = True
+        return out, tried
+
+
+def _count_group(S, C, points, n_e, curve, settings, mean_stress, onset, L, screen: _Screen | None):
     """Damage per duty cycle of ``points`` (element point indices) on one curve, (safety factor, its point) and
-    the number of points counted. Points are visited in increasing ``onset`` bound, and stop where it passes
-    both 1 (no damage beyond) and the smallest safety factor found (no smaller factor beyond): each chunk is
-    counted with that factor as its cap (:func:`.damage.fatigue_life`)."""
+    the number of points whose history was formed. Points are visited in increasing ``onset`` bound, a block of
+    them at a time, and stop where it passes both 1 (no damage beyond) and the smallest safety factor found (no
+    smaller factor beyond): each block is counted with that factor as its cap (:func:`.damage.fatigue_life`)
+    unless ``screen`` clears each of its points (then counting finds no damage and no smaller factor; None:
+    every block is counted)."""
     damage = np.zeros(len(points))
     order = np.argsort(onset, kind="stable")
-    sf, sf_point, n = np.inf, None, 0
+    ranked = onset[order]
+    step = _chunk_points(C)
+    sf, sf_point, n, formed = np.inf, None, 0, 0
     while n < len(order):
         limit = 1.0 if L is None else max(1.0, sf)
-        if onset[order[n]] > limit:
+        end = min(n + step, int(np.searchsorted(ranked, limit, side="right")))  # onset is sorted: a prefix
+        if end <= n:
             break
-        take = order[n:][onset[order[n:]] <= limit][:_chunk_points(C)]
-        (q, hist), = _histories(S, C, points[take], n_e, single=True)
+        take, n = order[n:end], end
+        left, tried = screen.uncleared(S, C, points[take], n_e, limit) if screen else (np.ones(1, bool), 0)
+        if not left.any():
+            formed += tried
+            continue
+        # the block's own product, as counting every block forms it: BLAS rounds a point differently in a
+        # product of other points
+        (_, hist), = _histories(S, C, points[take], n_e, single=True)
+        formed += len(take)
         r = fatigue_life(hist, curve, method=settings.method, mean_stress=mean_stress, design_life_cycles=L,
                          plane_step_deg=settings.plane_step_deg, safety_factor_cap=sf)
         damage[take] = r.damage_per_cycle
         if L is not None and r.safety_factor is not None and r.safety_factor < sf:
-            sf, sf_point = r.safety_factor, int(q[r.safety_factor_node])
-        done = np.zeros(len(order), bool)
-        done[take] = True
-        order = np.r_[order[:n], take, order[n:][~done[order[n:]]]]
-        n += len(take)
-    return damage, sf, sf_point, n
+            sf, sf_point = r.safety_factor, int(points[take][r.safety_factor_node])
+    return damage, sf, sf_point, formed
 
 
 def _chunk_points(C) -> int:
@@ -244,16 +414,22 @@ def _damage_bound(sn, curve, mean_stress, x) -> np.ndarray:
 
 
 def link_fatigue(part, basis, coeff: np.ndarray, modal: np.ndarray, settings: FatigueSettings,
-                 curves: dict[str, SNCurve] | None = None, link: str = "") -> LinkFatigue:
+                 curves: dict[str, SNCurve] | None = None, link: str = "", screening: bool = True) -> LinkFatigue:
     """Fatigue of every node of ``part`` under one duty cycle, repeated: the link's response
     ``coeff`` (n_t, k) unit-load and ``modal`` (n_t, m) coefficients on ``basis`` over one duty cycle (the
-    study's fine grid). ``curves``: from :func:`check_settings` (computed when None)."""
+    study's fine grid). ``curves``: from :func:`check_settings` (computed when None). ``screening``: skip the
+    blocks the spread bounds clear (module docstring); ``False`` counts every block up to the limit, for
+    verification only (same results, more points counted)."""
     curves = check_settings(settings, part, link) if curves is None else curves
     C = np.ascontiguousarray(np.hstack([coeff, modal]), dtype=float)
     S = basis.S
     n_e = S.shape[3]
     L = settings.design_life_cycles
     P, R = _bounds(S, C)
+    slack = _SLACK * P  # P >= |s_p(t)|_F
+    mid = 0.5 * (C.max(axis=0) + C.min(axis=0))
+    starts = np.arange(0, len(C), _WINDOW)
+    amax, amin = np.maximum.reduceat(C - mid, starts, axis=0), np.minimum.reduceat(C - mid, starts, axis=0)
     if settings.method == "signed_von_mises":  # |signed vM| <= sqrt(3/2) |s|_F; sign flips: range <= 2 max
         P = np.sqrt(1.5) * P
         R = 2.0 * P
@@ -268,7 +444,8 @@ def link_fatigue(part, basis, coeff: np.ndarray, modal: np.ndarray, settings: Fa
             continue
         ms = _mean_stress(settings.mean_stress, curve, f"link {link!r} region {region or 'material'}")
         onset = onset_scale(R[points], P[points], P[points], curve, ms)
-        d, sf_g, p_g, n = _count_group(S, C, points, n_e, curve, settings, ms, onset, L)
+        screen = _Screen(curve, ms, settings.method, slack, mid, amax, amin) if screening else None
+        d, sf_g, p_g, n = _count_group(S, C, points, n_e, curve, settings, ms, onset, L, screen)
         point_damage[points] = d
         n_counted += n
         if L is not None and p_g is not None and sf_g < sf:
