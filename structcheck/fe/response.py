@@ -89,16 +89,15 @@ def _check_nodes_used(cells: np.ndarray, n_nodes: int) -> None:
 
 def _node_reducer(cells: np.ndarray, n_nodes: int):
     """Return f(values (..., n_points)) -> (..., n_nodes) taking the max over the points of each node, where
-    point i belongs to node ``cells.ravel()[i]``: the points sorted by node once, then one ``maximum.reduceat``
-    per call (exact, whatever the order)."""
+    point i belongs to node ``cells.ravel()[i]``."""
     flat = np.ascontiguousarray(cells).ravel()
     _check_nodes_used(flat, n_nodes)
-    order = np.argsort(flat, kind="stable")
-    starts = np.r_[0, np.cumsum(np.bincount(flat, minlength=n_nodes))[:-1]]
 
     def reduce_max(values: np.ndarray) -> np.ndarray:
         v = values.reshape(-1, values.shape[-1])
-        out = np.maximum.reduceat(v[:, order], starts, axis=1)
+        out = np.full((len(v), n_nodes), -np.inf)
+        for row, vals in zip(out, v):  # unbuffered scatter-max, one row (time) at a time
+            np.maximum.at(row, flat, vals)
         return out.reshape(values.shape[:-1] + (n_nodes,))
 
     return reduce_max
@@ -428,22 +427,17 @@ def frame_fields(part, basis: LinkBasis, coeff_frames: np.ndarray, modal_frames:
     principal (n_f, n_nodes) as the max over the elements sharing each node of the unaveraged values."""
     C = np.ascontiguousarray(np.hstack([coeff_frames, modal_frames]), dtype=float)
     n_f, n_nodes = len(C), len(part.node_dofs)
-    n_e = basis.S.shape[3]
-    reduce_max = _node_reducer(part.cells.T, n_nodes)  # point p * n_e + e -> its node
-    vm2 = np.empty((n_f, 10, n_e))  # squared, at every element node
-    p1 = np.empty((n_f, 10, n_e)) if brittle else None
+    _check_nodes_used(part.cells, n_nodes)
+    cells_T = part.cells.T
+    frame_offset = (np.arange(n_f) * n_nodes)[:, None, None]
+    vm2 = np.full((n_f, n_nodes), -np.inf)
+    p1 = np.full((n_f, n_nodes), -np.inf) if brittle else None
     with single_thread_blas():
         for ea, eb, ta, tb, v, s1 in _element_stress_blocks(basis.S, C, chunk_bytes, brittle):
-            vm2[ta:tb, :, ea:eb] = v
+            at = (frame_offset[ta:tb] + cells_T[:, ea:eb]).ravel()  # (frame, node) of every value of the block
+            np.maximum.at(vm2.reshape(-1), at, v.ravel())
             if brittle:
-                p1[ta:tb, :, ea:eb] = s1
-    def to_nodes(values):  # a few frames at a time: the sorted copy stays small
-        flat = values.reshape(n_f, -1)
-        return np.concatenate([reduce_max(flat[a:a + 16]) for a in range(0, n_f, 16)]) if n_f else \
-            np.zeros((0, n_nodes))
-
-    vm2 = to_nodes(vm2)
-    p1 = to_nodes(p1) if brittle else None
+                np.maximum.at(p1.reshape(-1), at, s1.ravel())
     D = np.hstack([basis.U, basis.phi])[part.node_dofs.ravel()]
     out = {"displacement": (C @ D.T).reshape(n_f, -1, 3), "von_mises": np.sqrt(vm2)}
     if brittle:
