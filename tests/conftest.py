@@ -54,6 +54,7 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
     return Paper004Run(module=mod, out=out, summary=read_summary(out), joints=read_csv(out / "joints.csv"))
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the group marks
 def pytest_collection_modifyitems(config, items):
     """The tests of the paper-004 run (the suite's longest piece of work, a few minutes) go first and, under
     ``--dist loadgroup`` (pyproject's addopts), to one xdist worker together: that worker starts the run at once
