@@ -14,22 +14,23 @@ from structcheck.pool import MALLOC_VARS, heap_reuse
 # allocating and filling a 4 MiB array 40 times, outside, inside and after heap_reuse. Freed and mapped afresh each
 # time, every allocation faults in its pages again (here 512 faults each: the kernel may map more than a page per
 # fault); reused from the heap, only the first does.
-CHILD = """
+FAULTS = """
 import resource, numpy as np
 from structcheck.pool import heap_reuse
 
-def faults(n=40):
+def faults(n, size):
     f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(n):
-        a = np.empty(1 << 19)
+        a = np.empty(size)
         a.fill(1.0)
         del a
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
-
-outside = faults()
+"""
+CHILD = FAULTS + """
+outside = faults(40, 1 << 19)
 with heap_reuse():
-    inside = faults()
-after = faults()
+    inside = faults(40, 1 << 19)
+after = faults(40, 1 << 19)
 print(outside, inside, after)
 """
 
@@ -45,24 +46,13 @@ def test_heap_reuse_keeps_large_temporaries_on_the_heap_under_a_fixed_trim_thres
 
 # Arrays of 40 MiB, above the 32 MiB that glibc's dynamic mmap threshold can reach: mapped afresh every time
 # outside heap_reuse whatever the environment; reused inside, also after a nested block has ended.
-CHILD_LARGE = """
-import resource, numpy as np
-from structcheck.pool import heap_reuse
-
-def faults(n=10):
-    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    for _ in range(n):
-        a = np.empty(5 << 20)
-        a.fill(1.0)
-        del a
-    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
-
-outside = faults()
+CHILD_LARGE = FAULTS + """
+outside = faults(10, 5 << 20)
 with heap_reuse():
     with heap_reuse():
-        inner = faults()
-    inside = faults()  # the outer block still holds
-after = faults()
+        inner = faults(10, 5 << 20)
+    inside = faults(10, 5 << 20)  # the outer block still holds
+after = faults(10, 5 << 20)
 print(outside, inner, inside, after)
 """
 
