@@ -157,10 +157,14 @@ def mesh_link(dofs: int, phases: Phases | None = None) -> tuple[Path, float]:
 
 
 def p2_dofs(path: Path) -> int:
-    """3 x the number of quadratic-tet nodes (vertices + edges) of the linear tet mesh in ``path``."""
+    """3 x the number of quadratic-tet nodes of the mesh in ``path``: those of its ``tetra10`` cells, or vertices +
+    edges of its linear ``tetra`` cells."""
     import meshio
 
-    tets = meshio.read(path).cells_dict["tetra"]
+    cells = meshio.read(path).cells_dict
+    if "tetra10" in cells:
+        return 3 * len(np.unique(cells["tetra10"]))
+    tets = cells["tetra"]
     edges = np.unique(np.sort(tets[:, [0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3]].reshape(-1, 2), axis=1), axis=0)
     return 3 * (len(np.unique(tets)) + len(edges))
 

@@ -155,8 +155,8 @@ def stiffness_matrix(maps, pattern: NodePattern, node_dofs: np.ndarray,
 
     2nd-order quadrature (4 points) is exact on straight-sided P2 tets; curved ones use the 5th order (14 points),
     except those of a curved mesh whose edges are straight (:func:`straight_elements`), which take the exact rule.
-    For a chunk of elements at once, with G_d (e, q, f) the physical gradients d N_f / d x_d at the quadrature points scaled by
-    sqrt(w_q |det J|) and P_ij = G_i^T G_j (e, 10, 10), the 3 x 3 node blocks are
+    For a chunk of elements at once, with G_d (e, q, f) the physical gradients d N_f / d x_d at the quadrature
+    points scaled by sqrt(w_q |det J|) and P_ij = G_i^T G_j (e, 10, 10), the 3 x 3 node blocks are
     K_ij = lam P_ij + mu P_ij^T + mu delta_ij (P_00 + P_11 + P_22), summed into the node-pair pattern."""
     indptr, indices, pos = pattern
     data = np.zeros((len(indices), 3, 3))

@@ -41,9 +41,10 @@ def modes(K, M, n_modes: int, factorization=None) -> Modes:
     was tried twice and loses: on a 290k-dof link, and again in 2026-11 on the curved paper-004 links (block
     shift-invert Lanczos, full M-reorthogonalization, blocks of 2-10 columns: 11-21 solves of 6 columns, the same
     modes to 1e-14 in frequency, but 1.6-2.0x ARPACK's wall and CPU time): a PARDISO solve of 10 columns costs
-    3.6-4.5 single solves of CPU time, and the block method needs 2-3x as many columns as ARPACK needs solves. ARPACK's own vector operations run on one
-    OpenBLAS thread: they are too small to share, and threads that wait for a busy core made them 25x slower
-    (2.9 s against 0.12 s for 10 modes of a 48k-dof link on 2 loaded cores); the solves keep their threads."""
+    3.6-4.5 single solves of CPU time, and the block method needs 2-3x as many columns as ARPACK needs solves.
+    ARPACK's own vector operations run on one OpenBLAS thread: they are too small to share, and threads that wait
+    for a busy core made them 25x slower (2.9 s against 0.12 s for 10 modes of a 48k-dof link on 2 loaded cores);
+    the solves keep their threads."""
     n = K.shape[0]
     fact = factorization or factorize(K)
     n_modes = int(min(n_modes, n - 2))
