@@ -3,7 +3,8 @@
 The strain of a straight-sided P2 tet is linear, so the stresses at its 4 vertices give it everywhere: an edge's
 mid node has the mean of its two vertices' values. A curved (isoparametric) tet's strain is not linear: its
 stresses are evaluated at all 10 element nodes (vertices and mid-side nodes) with the Jacobian of the map at each
-node (:func:`curved_node_stress`). Stress vectors are [xx, yy, zz, yz, xz, xy] [Pa], link axes.
+node (:func:`curved_node_stress`), except on the elements of a curved mesh whose edges are straight (most of a
+filleted part), which take the straight rule. Stress vectors are [xx, yy, zz, yz, xz, xy] [Pa], link axes.
 """
 from __future__ import annotations
 
