@@ -20,7 +20,6 @@ HEAP_MMAP_THRESHOLD = 32 << 20
 HEAP_TRIM_THRESHOLD = 64 << 20
 #: within a run: freed memory up to this much stays in the heap for the next large array [bytes] (mallopt's int)
 RUN_TRIM_THRESHOLD = (1 << 31) - 1
-_GLIBC_DEFAULT_THRESHOLD = 128 << 10  # both thresholds' defaults
 _GLIBC_DEFAULT_MMAP_MAX = 65536
 _heap_depth = 0
 
@@ -57,18 +56,18 @@ def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:
                                   initializer=limit_threads, initargs=(max(1, (os.cpu_count() or 1) // workers),))
 
 
-def _mallopt():
-    """glibc's ``mallopt`` (ctypes), or None on another C library."""
+def _libc():
+    """glibc (ctypes) with ``mallopt`` and ``malloc_trim`` typed, or None on another C library."""
     import ctypes
     import ctypes.util
 
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        fn = libc.mallopt
+        libc.mallopt.argtypes, libc.mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+        libc.malloc_trim.argtypes, libc.malloc_trim.restype = [ctypes.c_size_t], ctypes.c_int
     except (OSError, AttributeError):
         return None
-    fn.argtypes, fn.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return fn
+    return libc
 
 
 @contextmanager
@@ -86,36 +85,21 @@ def heap_reuse():
     :data:`HEAP_TRIM_THRESHOLD`) and the heap is trimmed, so the memory goes back to the OS. Re-entrant (only the
     outermost block acts); a no-op off glibc."""
     global _heap_depth
-    mallopt = _mallopt() if _heap_depth == 0 else None
+    libc = _libc() if _heap_depth == 0 else None  # only the outermost block acts
     _heap_depth += 1
-    if mallopt is None:
-        try:
-            yield
-        finally:
-            _heap_depth -= 1
-        return
     env = {v: os.environ.get(v) for v in MALLOC_VARS if os.environ.get(v)}
-    mallopt(_M_MMAP_MAX, 0)
-    mallopt(_M_TRIM_THRESHOLD, RUN_TRIM_THRESHOLD)
+    if libc is not None:
+        libc.mallopt(_M_MMAP_MAX, 0)
+        libc.mallopt(_M_TRIM_THRESHOLD, RUN_TRIM_THRESHOLD)
     try:
         yield
     finally:
         _heap_depth -= 1
-        mallopt(_M_MMAP_MAX, _GLIBC_DEFAULT_MMAP_MAX)
-        mallopt(_M_MMAP_THRESHOLD, _bytes(env.get("MALLOC_MMAP_THRESHOLD_"), HEAP_MMAP_THRESHOLD))
-        mallopt(_M_TRIM_THRESHOLD, _bytes(env.get("MALLOC_TRIM_THRESHOLD_"), HEAP_TRIM_THRESHOLD))
-        _malloc_trim()
-
-
-def _malloc_trim() -> None:
-    """Return the heap's free memory to the OS (glibc's ``malloc_trim(0)``)."""
-    import ctypes
-    import ctypes.util
-
-    try:
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+        if libc is not None:
+            libc.mallopt(_M_MMAP_MAX, _GLIBC_DEFAULT_MMAP_MAX)
+            libc.mallopt(_M_MMAP_THRESHOLD, _bytes(env.get("MALLOC_MMAP_THRESHOLD_"), HEAP_MMAP_THRESHOLD))
+            libc.mallopt(_M_TRIM_THRESHOLD, _bytes(env.get("MALLOC_TRIM_THRESHOLD_"), HEAP_TRIM_THRESHOLD))
+            libc.malloc_trim(0)
 
 
 def _bytes(value: str | None, default: int) -> int:
