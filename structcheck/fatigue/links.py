@@ -30,13 +30,14 @@ Points map to mesh nodes as in the peaks: a node's damage is the largest over th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
 
 from ..errors import InputError
 from ..fe.assembly import p2_edges
+from ..fe.solvers import single_thread_blas
+from ..fe.stress import VON_MISES_MATRIX, von_mises
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress, plane_normals, signed_von_mises
 from .meanstress import beyond_ultimate, check_method
@@ -165,11 +166,10 @@ def _bounds(S: np.ndarray, C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _spread(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(p, r) (...,) [Pa] of stress vectors ``s`` (6, ...) (components first): the hydrostatic stress tr / 3 and
-    sqrt(2/3) |dev s|_F. Every principal stress lies in [p - r, p + r]: the deviator's eigenvalues sum to zero
-    and their squares to |dev s|_F^2, so none exceeds sqrt(2/3) |dev s|_F in magnitude."""
-    p = (s[0] + s[1] + s[2]) / 3.0
-    d0, d1, d2 = s[0] - p, s[1] - p, s[2] - p
-    return p, _SQRT_2_3 * np.sqrt(d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]))
+    sqrt(2/3) |dev s|_F = 2/3 of the von Mises stress. Every principal stress lies in [p - r, p + r]: the
+    deviator's eigenvalues sum to zero and their squares to |dev s|_F^2, so none exceeds sqrt(2/3) |dev s|_F in
+    magnitude."""
+    return (s[0] + s[1] + s[2]) / 3.0, 2.0 / 3.0 * von_mises(np.moveaxis(s, 0, -1))
 
 
 def _window_spread(op: np.ndarray, mid: np.ndarray, amax: np.ndarray, amin: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -187,11 +187,9 @@ def _window_spread(op: np.ndarray, mid: np.ndarray, amax: np.ndarray, amin: np.n
 
 
 # orthonormal coordinates of a stress vector for the Frobenius norm (shear counted twice): the hydrostatic stress
-# p = tr / 3 (row 0, not normalized) and 5 coordinates y of the deviator with |y| = |dev s|_F (rows 1-5)
-_PY = np.array([[1 / 3, 1 / 3, 1 / 3, 0, 0, 0],
-                [1 / np.sqrt(2), -1 / np.sqrt(2), 0, 0, 0, 0],
-                [1 / np.sqrt(6), 1 / np.sqrt(6), -2 / np.sqrt(6), 0, 0, 0],
-                [0, 0, 0, np.sqrt(2), 0, 0], [0, 0, 0, 0, np.sqrt(2), 0], [0, 0, 0, 0, 0, np.sqrt(2)]])
+# p = tr / 3 (row 0, not normalized) and 5 coordinates y of the deviator with |y| = |dev s|_F (rows 1-5: the von
+# Mises coordinates scaled by sqrt(2/3), as |dev s|_F = sqrt(2/3) von Mises)
+_PY = np.vstack([[1 / 3, 1 / 3, 1 / 3, 0, 0, 0], _SQRT_2_3 * VON_MISES_MATRIX])
 
 
 def _coordinate_spread(Y: np.ndarray, coupled: bool = False) -> tuple[np.ndarray, ...]:
@@ -272,16 +270,6 @@ def _region_of_nodes(part, curves: dict[str, SNCurve]) -> np.ndarray:
     return group
 
 
-@lru_cache(maxsize=1)
-def _openblas():
-    """numpy's OpenBLAS (threadpoolctl, a dependency: see :func:`structcheck.fe.solvers.single_thread_blas`),
-    looked up once. Only the screening's products run on one thread: the counted blocks' products keep the thread
-    count of the previous implementation, as their rounding may depend on how the threads split them."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController().select(internal_api="openblas")
-
-
 @dataclass(frozen=True)
 class _Screen:
     """Bounds that clear element points without counting them (module docstring): ``slack`` (n_points,) [Pa]
@@ -308,7 +296,9 @@ class _Screen:
         the bounds from their history, its extremes taken separately, then sample by sample."""
         if not np.isfinite(limit):
             return np.ones(len(points), bool), 0
-        with _openblas().limit(limits=1):  # small products: OpenBLAS's threads cost more than they share
+        # small products: OpenBLAS's threads cost more than they share. Only the screening runs on one thread: the
+        # counted blocks' products keep their threads, as their rounding may depend on how the threads split them
+        with single_thread_blas():
             return self._uncleared_points(S, C, points, n_e, limit)
 
     def _uncleared_points(self, S, C, points, n_e, limit) -> tuple[np.ndarray, int]:

@@ -230,16 +230,28 @@ def _superlu(A: sp.csc_matrix) -> Callable:
 
 def single_thread_blas():
     """Context in which OpenBLAS (numpy's and scipy's BLAS in their wheels) runs on one thread; a no-op without
-    threadpoolctl. For many small products (ARPACK's vectors, the stress-history blocks), where OpenBLAS's
-    threads cost more than they share. MKL is left alone: PARDISO's reproducible mode needs the same thread count
-    all along."""
+    threadpoolctl. For many small products (ARPACK's vectors, the stress-history blocks, the fatigue screening),
+    where OpenBLAS's threads cost more than they share. MKL is left alone: PARDISO's reproducible mode needs the
+    same thread count all along."""
+    import sys
+
     try:
-        from threadpoolctl import ThreadpoolController
+        controller = _openblas(len(sys.modules))
     except ImportError:  # pragma: no cover - threadpoolctl is a dependency
         from contextlib import nullcontext
 
         return nullcontext()
-    return ThreadpoolController().select(internal_api="openblas").limit(limits=1)
+    return controller.limit(limits=1)
+
+
+@lru_cache(maxsize=1)
+def _openblas(_n_modules: int):
+    """threadpoolctl's controller of the loaded OpenBLAS libraries: looked up again only after more modules were
+    imported (one may have loaded another OpenBLAS), since a lookup scans every loaded library (~1 ms, against
+    ~0.1 ms for the small products it is entered around, hundreds of times in a link's fatigue)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController().select(internal_api="openblas")
 
 
 def factorize(A: sp.spmatrix, backend: str | None = None) -> Factorization:
