@@ -44,6 +44,50 @@ def thread_budget() -> int:
     return os.cpu_count() or 1
 
 
+def map_in_threads(fn, items, weight=None, on_done=None) -> list:
+    """``[fn(item) for item in items]``, up to :func:`thread_budget` items at a time in threads, the heaviest
+    first (``weight(item)``, e.g. a link's dofs): for per-link stages that each factorize and solve their own
+    matrix, whose single-right-hand-side solves and Lanczos steps keep one core busy at most.
+
+    Each thread runs MKL (PARDISO) on budget // threads threads of its own (:func:`fe.solvers.mkl_threads_local`)
+    and OpenBLAS is held to one thread meanwhile, so the cores are shared, not oversubscribed. ``on_done(item)``
+    runs in the calling thread as each item finishes (a progress bar). The results are in the order of
+    ``items`` and the same from run to run (each item's work is its own; PARDISO's reproducible mode fixes its
+    thread count). An exception in one item stops the items not yet started and is raised once the running ones
+    are done. With a budget of one thread, or one item, it is a plain loop in the calling thread."""
+    from .fe.solvers import mkl_threads_local, single_thread_blas
+
+    items = list(items)
+    workers = min(thread_budget(), len(items))
+    if workers <= 1:
+        out = []
+        for item in items:
+            out.append(fn(item))
+            if on_done is not None:
+                on_done(item)
+        return out
+    order = sorted(range(len(items)), key=lambda i: -weight(items[i])) if weight else range(len(items))
+    mkl_threads = max(1, thread_budget() // workers)
+
+    def task(item):
+        with mkl_threads_local(mkl_threads):
+            return fn(item)
+
+    with single_thread_blas(), cf.ThreadPoolExecutor(workers) as pool:
+        futures = {pool.submit(task, items[i]): i for i in order}
+        try:
+            for f in cf.as_completed(futures):
+                f.result()
+                if on_done is not None:
+                    on_done(items[futures[f]])
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+        by_index = {i: f.result() for f, i in futures.items()}
+    return [by_index[i] for i in range(len(items))]
+
+
 def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:
     """A pool of ``workers`` spawned processes (default: the number of cores), each using cores/workers threads.
 

@@ -21,8 +21,9 @@ def run_py(monkeypatch):
 def _study(dofs, seconds):
     return {"dofs": dofs, "total_nodes": dofs // 3, "n_links": 7, "n_samples": 1980, "run_and_write_s": seconds,
             "build_s": 1.0, "process_wall_s": seconds + 2, "floor_s": 4.0, "over_floor": seconds / 4.0,
-            "peak_rss_mb": 900.0, "phases_s": {"base": {"assembly_K": 0.1, "factorization": 0.2}},
-            "study_timings_s": {"dynamics": 0.3, "fe_base": 1.0, "write": 2.0}}
+            "floor_detail_s": {"sequential": 4.0, "threaded": 4.5}, "peak_rss_mb": 900.0, "results_mb": 160.0,
+            "phases_s": {"base": {"assembly_K": 0.1, "factorization": 0.2}},
+            "study_timings_s": {"dynamics": 0.3, "fe_base": 1.0, "fe_bases": 1.0, "write": 2.0}}
 
 
 def _detail(refined: bool):
@@ -48,12 +49,13 @@ def test_json_keys_and_verdicts(run_py, monkeypatch, tmp_path, capsys, refined):
     assert run_py.main(["--json", str(out)] + ([] if refined else ["--skip-refined"])) == 0
     r = json.loads(out.read_text())
     assert set(r) - {"targets", "verdicts", "detail"} == set(run_py.KEYS)
-    assert len(run_py.KEYS) == 10 and set(run_py.TARGETS) <= set(run_py.KEYS)
+    assert len(run_py.KEYS) == 11 and set(run_py.TARGETS) <= set(run_py.KEYS)
     refined_keys = [k for k in run_py.KEYS if k.startswith("refined_")]
     assert all((r[k] is not None) == refined for k in refined_keys)
     v = r["verdicts"]
     assert v["rnea_us_per_sample"] == "met" and v["study_seconds"] == "NOT met"  # 1.2 <= 1.5; 13 s is not < 12 s
     assert v["modal_vs_newmark_speedup"] == "met" and v["modal_vs_newmark_peak_rel_diff"] == "NOT met"  # 2% > 1%
     assert v["refined_study_seconds"] == ("met" if refined else "skipped")
+    assert v["study_results_mb"] == "NOT met"  # 160 MB is not < 150 MB
     printed = capsys.readouterr().out
     assert all(k in printed for k in run_py.KEYS)

@@ -9,12 +9,15 @@ Reproducible to the bit: threaded PARDISO sums in an order that changes from run
 numerical reproducibility (CNR) is on. Before the first factorization, :func:`_mkl_reproducible` sets the CNR
 branch to ``AUTO`` through ``mkl_cbwr_set`` (unless the environment already sets ``MKL_CBWR``: the user's choice
 stands), turns off MKL's dynamic thread count, and every factorization asks PARDISO for CNR with the serial
-nested-dissection ordering (the parallel one, iparm[1] = 3, excludes CNR) and iparm[33] = MKL's thread count. The
-same machine and thread count then give the same bits; ``STRUCTCHECK_REPRODUCIBLE=0`` turns this off.
+nested-dissection ordering (the parallel one, iparm[1] = 3, excludes CNR) and iparm[33] = the thread count MKL
+has in the calling thread (:func:`mkl_threads_local` lowers it in one thread). The same machine and thread count
+then give the same bits; ``STRUCTCHECK_REPRODUCIBLE=0`` turns this off.
 """
 from __future__ import annotations
 
+import ctypes
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -77,8 +80,6 @@ def _mkl_library():
     """MKL's runtime library (ctypes.CDLL) or None: ``PYPARDISO_MKL_RT`` if set, else the ``libmkl_rt`` that the
     ``mkl`` wheel lists among its files, else the one pypardiso finds. The wheel's file list is read first because
     pypardiso, failing ``find_library``, globs the whole environment for it (2.4 s here)."""
-    import ctypes
-
     path = os.environ.get("PYPARDISO_MKL_RT")
     candidates = [path] if path else []
     if not path:
@@ -113,8 +114,6 @@ def _mkl_reproducible(libmkl) -> dict:
     branch code}. ``STRUCTCHECK_REPRODUCIBLE=0`` leaves MKL as it is (and CNR off)."""
     if _mkl_state:
         return _mkl_state
-    import ctypes
-
     on = os.environ.get("STRUCTCHECK_REPRODUCIBLE", "1") != "0"
     try:  # the C entry points (the lower-case names of mkl_rt are the Fortran ones, taking pointers)
         cbwr_set, cbwr_get = libmkl.MKL_CBWR_Set, libmkl.MKL_CBWR_Get
@@ -135,6 +134,32 @@ def _mkl_reproducible(libmkl) -> dict:
     return _mkl_state
 
 
+@contextmanager
+def mkl_threads_local(n: int):
+    """MKL (PARDISO's factorizations and solves) on at most ``n`` threads in the calling thread only
+    (``MKL_Set_Num_Threads_Local``), as it was afterwards: for threads that each factorize their own matrix.
+    A no-op without MKL."""
+    libmkl = _mkl_library() if "pardiso" in _importable() else None
+    set_local = getattr(libmkl, "MKL_Set_Num_Threads_Local", None)
+    if set_local is None:
+        yield
+        return
+    set_local.restype = ctypes.c_int
+    set_local.argtypes = [ctypes.c_int]
+    previous = set_local(int(n))
+    try:
+        yield
+    finally:
+        set_local(previous)  # 0: back to the process-wide count
+
+
+def _mkl_threads(libmkl) -> int:
+    """MKL's thread count in the calling thread (its local setting if any, else the process's)."""
+    fn = libmkl.MKL_Get_Max_Threads
+    fn.restype, fn.argtypes = ctypes.c_int, []
+    return int(fn())
+
+
 def mkl_settings() -> dict:
     """MKL's thread count and CNR state as PARDISO uses them (empty before the first PARDISO factorization)."""
     return dict(_mkl_state)
@@ -148,8 +173,6 @@ class _Pardiso:
     back-substitution (3x the cost of a Cholesky solve, which is backward stable without them)."""
 
     def __init__(self, A: sp.csr_matrix):
-        import ctypes
-
         libmkl = _mkl_library()
         self._ct = ctypes
         self._fn = libmkl.pardiso
@@ -174,7 +197,7 @@ class _Pardiso:
         self.iparm[1] = 2 if mkl["cnr"] else 3
         self.iparm[7] = 0  # no iterative refinement
         self.iparm[9] = 13  # pivot perturbation 1e-13 (not used for SPD)
-        self.iparm[33] = mkl["threads"] if mkl["cnr"] else 0  # CNR with this many threads
+        self.iparm[33] = _mkl_threads(libmkl) if mkl["cnr"] else 0  # CNR with this thread's MKL thread count
         self.iparm[34] = 0  # one-based indices
         self._freed = False
         self._call(12, np.zeros((self.n, 1)))  # analysis + numerical factorization

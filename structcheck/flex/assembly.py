@@ -157,9 +157,14 @@ def reduce_links(robot, parts: dict, n_modes: int | None = 6, attached=(), coupl
                  **options) -> dict:
     """Superelements (link -> :class:`Superelement`) of every link in ``parts`` (link -> Part), interfaces from
     :func:`link_interfaces`; ``options`` go to :meth:`Superelement.from_part` (residual_loads, max_frequency,
-    residual_tol). Pose-invariant: reduce once, assemble at many poses."""
+    residual_tol). Pose-invariant: reduce once, assemble at many poses. The links are reduced as many at a time as
+    the process has cores (:func:`structcheck.pool.map_in_threads`)."""
+    from ..pool import map_in_threads
+
     ifs = link_interfaces(robot, parts, attached)
-    return {n: Superelement.from_part(parts[n], ifs[n], n_modes, coupling=coupling, **options) for n in parts}
+    ses = map_in_threads(lambda n: Superelement.from_part(parts[n], ifs[n], n_modes, coupling=coupling, **options),
+                         list(parts), weight=lambda n: parts[n].n_dofs)
+    return dict(zip(parts, ses))
 
 
 def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = None, attached=(),

@@ -78,10 +78,15 @@ def payload_masses(tree, payloads, parts=None) -> tuple:
 def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
     """Superelements of every link: interfaces at its joints (a closed chain's cut joints too; ``robot`` a Robot
     or ClosedChain) and the base's ``ground``, and at the surfaces of ``attached`` masses, ``n_modes``
-    fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches)."""
+    fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches).
+    The links are reduced as many at a time as the process has cores (:func:`structcheck.pool.map_in_threads`)."""
+    from ..pool import map_in_threads
+
     ifs = link_interfaces(robot, parts, attached)
     ext = external_loads(loads)
-    return {n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]) for n in parts}
+    ses = map_in_threads(lambda n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]),
+                         list(parts), weight=lambda n: parts[n].n_dofs)
+    return dict(zip(parts, ses))
 
 
 def rigid_link_loads(tree, dynamics, gravity, point_forces, elastic) -> dict:

@@ -17,14 +17,17 @@ Layout (``out/``)::
     vtk/<link>_peak.vtu             the link at the output frame of its peak von Mises, float64 exact
     vtk/<link>_envelope.vtu         max over the fine grid (min for the safety factor), in the link frame; its
                                     von_mises_averaged: the envelope of the nodal-averaged von Mises
-    with vtk_format="pvd" instead of the two .vtkhdf kinds (older readers, ~5x larger):
+                                    (.vtu files: VTK XML, zlib-compressed)
+    with the arm model (flexibility="arm"):
+    modes.vtkhdf                    the assembled arm's lowest modes, one per time step (1, 2, ...), every link
+                                    placed at the pose where the first is lowest (results.modes)
+    vtk/modes/<link>.vtkhdf         a link's mesh once, point field mode_shape (max-normalized, float64) and
+                                    field data frequency_hz per mode
+    with vtk_format="pvd" instead of the .vtkhdf kinds (older readers, ~5x larger):
     robot.pvd                       ParaView collection: every link a part, every output frame a time step
     vtk/<link>_<frame>.vtu          a link's mesh placed where the robot is, with point fields (float64)
+    modes.pvd, vtk/modes/<link>_mode<k>.vtu   the arm's modes, a whole mesh per link and mode
     plots/*.png                     joint motion, torques, reactions, stress histories
-    with the arm model (flexibility="arm"), in both formats:
-    modes.pvd                       the assembled arm's lowest modes, one per time step (1, 2, ...), every link
-                                    placed at the pose where the first is lowest (results.modes)
-    vtk/modes/<link>_mode<k>.vtu    point field mode_shape (max-normalized), field data frequency_hz
 """
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ Layout of a link file (VTKHDF 2.x ``UnstructuredGrid`` with temporal data, one p
       Connectivity               (n_cells * nodes_per_cell,) int64, written once
       Offsets                    (n_cells + 1,) int64, written once
       Types                      (n_cells,) uint8, written once (24: quadratic tetra)
-      PointData/<name>           (n_steps * n_points[, 3]) float32, step after step
+      PointData/<name>           (n_steps * n_points[, 3]) float32 (float64 if asked), step after step
+      FieldData/<name>           (n_steps,) one value per step, if any (e.g. a mode's frequency)
       Steps                      attr NSteps
         Values                   (n_steps,) float64 time [s]
         PartOffsets              (n_steps,) int64 = 0 (every step is part 0; a part per step would make VTK
@@ -21,6 +22,7 @@ Layout of a link file (VTKHDF 2.x ``UnstructuredGrid`` with temporal data, one p
         PointOffsets             (n_steps,) int64: where step k's points start (repeats for a link at rest)
         CellOffsets, ConnectivityIdOffsets   (n_steps, 1) int64 = 0: every step reuses the one topology
         PointDataOffsets/<name>  (n_steps,) int64 = k * n_points
+        FieldDataOffsets/<name>  (n_steps,) int64 = k
 
 Precision (what makes the files small): deflate gains little on float data (about 0.7-0.8 of its size) since
 the low mantissa bits are noise, so the writer can round them away first and let shuffle + deflate drop the
@@ -126,15 +128,18 @@ def round_mantissa(values: np.ndarray, bits: int) -> np.ndarray:
 
 def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.ndarray, cells: np.ndarray,
                         cell_type: int, fields: dict[str, np.ndarray], *, point_quantum: float | None = None,
-                        field_bits: int | None = None, compress: bool = True, index: int | None = None) -> Path:
+                        field_bits: int | None = None, exact_fields: bool = False,
+                        field_data: dict[str, np.ndarray] | None = None, compress: bool = True,
+                        index: int | None = None) -> Path:
     """Write an unstructured grid with fixed topology whose points and point fields change over time.
 
     ``times`` (n_steps,) [s]; ``points`` (n_steps, n_points, 3) [m], stored float64; ``cells`` (n_cells,
     nodes_per_cell) point indices in VTK node order, all of VTK type ``cell_type``; ``fields`` maps a name to
-    (n_steps, n_points) or (n_steps, n_points, n_components), stored float32. ``point_quantum`` [m] and
-    ``field_bits`` round points and fields before compression (see the module notes; None: no rounding).
-    ``index`` is the block index when the file is a block of a ``PartitionedDataSetCollection`` (see
-    :func:`write_vtkhdf_collection`). Returns the path.
+    (n_steps, n_points) or (n_steps, n_points, n_components), stored float32 (float64 with ``exact_fields``).
+    ``point_quantum`` [m] and ``field_bits`` round points and fields before compression (see the module notes;
+    None: no rounding). ``field_data`` maps a name to (n_steps,) values, one per step (VTK's field data of
+    that step). ``index`` is the block index when the file is a block of a ``PartitionedDataSetCollection``
+    (see :func:`write_vtkhdf_collection`). Returns the path.
     """
     import h5py
 
@@ -148,6 +153,12 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
     for name, v in fields.items():
         if np.shape(v)[:2] != (n_steps, n_points):
             raise ValueError(f"points.shape = {points.shape}, but fields[{name!r}].shape = {np.shape(v)}")
+    field_data = {name: np.asarray(v) for name, v in (field_data or {}).items()}
+    for name, v in field_data.items():
+        if v.shape != (n_steps,):
+            raise ValueError(f"times.shape = {times.shape}, but field_data[{name!r}].shape = {v.shape}")
+    if exact_fields and field_bits is not None:
+        raise ValueError("exact_fields keeps float64 fields as they are: give field_bits=None")
     n_cells, per_cell = cells.shape
     steps = np.arange(n_steps, dtype=np.int64)
     path = Path(path)
@@ -171,7 +182,10 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
         _dataset(root, "Types", np.full(n_cells, cell_type, dtype=np.uint8), compress)
         pd = root.create_group("PointData", track_order=True)
         for name, v in fields.items():
-            v = np.asarray(v, dtype=np.float32) if field_bits is None else round_mantissa(v, field_bits)
+            if exact_fields:
+                v = np.asarray(v, dtype=np.float64)
+            else:
+                v = np.asarray(v, dtype=np.float32) if field_bits is None else round_mantissa(v, field_bits)
             _dataset(pd, name, v.reshape(n_steps * n_points, *v.shape[2:]), compress, n_points * STEPS_PER_CHUNK)
         s = root.create_group("Steps")
         s.attrs["NSteps"] = np.int64(n_steps)
@@ -184,6 +198,11 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
         pdo = s.create_group("PointDataOffsets")
         for name in fields:
             pdo[name] = steps * n_points
+        if field_data:
+            fd, fdo = root.create_group("FieldData", track_order=True), s.create_group("FieldDataOffsets")
+            for name, v in field_data.items():
+                fd[name] = v
+                fdo[name] = steps
     return path
 
 

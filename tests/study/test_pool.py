@@ -1,6 +1,6 @@
 """The heap settings a run works under (large temporaries reused from the heap, not mapped afresh), also when the
 environment (a Dask nanny's ``MALLOC_TRIM_THRESHOLD_``) has fixed glibc's malloc thresholds; the sweep's worker
-threads."""
+threads; the per-link stages' threads (``map_in_threads``)."""
 import os
 import platform
 import subprocess
@@ -96,3 +96,89 @@ def test_local_pool_workers_share_the_cores(monkeypatch):
         deflaters = pool.submit(_compress_threads).result()
     assert budgets == [max(1, cores // 2)] * 2
     assert big == min(4, max(1, cores // 2)) and deflaters == min(4, max(1, cores // 2))
+
+
+def test_map_in_threads_keeps_the_order_starts_the_heaviest_first_and_reports_each(monkeypatch):
+    """Two threads (STRUCTCHECK_THREADS=2): the results in the items' order whatever order they finish in, the
+    heaviest item started first, on_done once per item in the calling thread; with a budget of one thread a plain
+    loop in the calling thread."""
+    import threading
+    import time
+
+    from structcheck.pool import map_in_threads
+
+    caller = threading.get_ident()
+    started, done, threads = [], [], set()
+
+    def work(x):
+        started.append(x)
+        threads.add(threading.get_ident())
+        time.sleep(0.01 * (x % 3))
+        return x * x
+
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "2")
+    items = [3, 9, 1, 7, 5]
+    out = map_in_threads(work, items, weight=lambda x: x,
+                         on_done=lambda x: done.append((x, threading.get_ident())))
+    assert out == [9, 81, 1, 49, 25]
+    assert started[0] == 9 and sorted(started) == sorted(items)
+    assert sorted(x for x, _ in done) == sorted(items) and {t for _, t in done} == {caller}
+    assert caller not in threads and len(threads) == 2
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "1")
+    threads.clear()
+    assert map_in_threads(work, items) == out and threads == {caller}
+
+
+def test_map_in_threads_raises_the_first_error_and_starts_nothing_after_it(monkeypatch):
+    """An item that fails: its exception reaches the caller; items queued behind it are not started (two
+    threads, the failing item first of four slow ones)."""
+    import time
+
+    from structcheck.pool import map_in_threads
+
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "2")
+    started = []
+
+    def work(x):
+        started.append(x)
+        if x == 0:
+            raise ValueError("item 0 is bad")
+        time.sleep(0.2)
+        return x
+
+    with pytest.raises(ValueError, match="item 0 is bad"):
+        map_in_threads(work, [0, 1, 2, 3, 4, 5])
+    assert len(started) <= 3  # the bad one and at most the two running beside or after it
+
+
+@pytest.mark.skipif("pardiso" not in __import__("structcheck.fe.solvers", fromlist=["x"]).available_backends(),
+                    reason="MKL PARDISO")
+def test_map_in_threads_gives_each_thread_its_share_of_mkl_and_the_same_bits_every_time(monkeypatch):
+    """PARDISO factorizations in two threads: each thread's MKL runs on one thread (2 cores / 2 threads) and its
+    factorization asks for reproducibility with that count, the caller's MKL count is as before, the solutions
+    solve their systems (relative residual 1e-12) and two passes give the same bits."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from structcheck.fe.solvers import _mkl_library, _mkl_threads, factorize
+    from structcheck.pool import map_in_threads
+
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "2")
+    lib = _mkl_library()
+    before = _mkl_threads(lib)
+
+    def laplacian(n):
+        T = sp.diags([-np.ones(n - 1), 2.0 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1])
+        return (sp.kron(T, sp.eye(n)) + sp.kron(sp.eye(n), T)).tocsr()
+
+    def solve(n):
+        A = laplacian(n)
+        b = np.cos(np.arange(n * n))
+        return _mkl_threads(lib), A, b, factorize(A, "pardiso").solve(b)
+
+    first = map_in_threads(solve, [60, 90, 75, 40], weight=lambda n: n)
+    again = map_in_threads(solve, [60, 90, 75, 40], weight=lambda n: n)
+    assert [t for t, *_ in first] == [1] * 4 and _mkl_threads(lib) == before  # budget 2 over 2 threads
+    for (_, A, b, x), (*_, y) in zip(first, again):
+        assert np.linalg.norm(A @ x - b) < 1e-12 * np.linalg.norm(b)
+        assert np.array_equal(x, y)
