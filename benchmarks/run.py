@@ -91,6 +91,7 @@ def refined_meshes(size_factor: float) -> tuple[Path, int, float]:
     for _ in range(8):
         folder = RESULTS / f"paper004_meshes_sf{size_factor:.4g}_{meshes.mesh_cache_key()}"
         if not all((folder / f"{n}.msh").is_file() for n in meshes.PARTS):
+            RESULTS.mkdir(parents=True, exist_ok=True)  # a fresh clone has no benchmarks/results/ yet
             tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=RESULTS))
             meshes.build_meshes(tmp, size_factor=size_factor, verbose=False)
             shutil.rmtree(folder, ignore_errors=True)
