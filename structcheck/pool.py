@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import threading
 from contextlib import contextmanager
 
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -22,6 +23,8 @@ HEAP_TRIM_THRESHOLD = 64 << 20
 RUN_TRIM_THRESHOLD = (1 << 31) - 1
 _GLIBC_DEFAULT_MMAP_MAX = 65536
 _heap_depth = 0
+#: the thread budget of the map_in_threads item running in this thread (None outside one)
+_item_budget = threading.local()
 
 
 def limit_threads(n: int) -> None:
@@ -33,9 +36,13 @@ def limit_threads(n: int) -> None:
 
 def thread_budget() -> int:
     """Threads this process's own pools (the stress history's shares, the VTKHDF deflaters) may keep busy:
-    ``STRUCTCHECK_THREADS`` if set, else ``OMP_NUM_THREADS`` (set to cores / workers in a local pool's worker
-    by :func:`limit_threads`, to 1 by a Dask nanny, or by the user), else the number of cores. Without it two
-    workers on two cores would each start a thread per core."""
+    inside an item of :func:`map_in_threads`, that item's share of the budget; else ``STRUCTCHECK_THREADS`` if
+    set, else ``OMP_NUM_THREADS`` (set to cores / workers in a local pool's worker by :func:`limit_threads`, to
+    1 by a Dask nanny, or by the user), else the number of cores. Without it two workers on two cores would each
+    start a thread per core."""
+    share = getattr(_item_budget, "n", None)
+    if share is not None:
+        return share
     for var in ("STRUCTCHECK_THREADS", "OMP_NUM_THREADS"):
         try:
             return max(1, int(os.environ[var]))
@@ -49,8 +56,9 @@ def map_in_threads(fn, items, weight=None, on_done=None) -> list:
     first (``weight(item)``, e.g. a link's dofs): for per-link stages that each factorize and solve their own
     matrix, whose single-right-hand-side solves and Lanczos steps keep one core busy at most.
 
-    Each thread runs MKL (PARDISO) on budget // threads threads of its own (:func:`fe.solvers.mkl_threads_local`)
-    and OpenBLAS is held to one thread meanwhile, so the cores are shared, not oversubscribed. ``on_done(item)``
+    Each thread runs MKL (PARDISO) on budget // threads threads of its own (:func:`fe.solvers.mkl_threads_local`),
+    its nested pools (a stress history's shares) on as many (:func:`thread_budget`), and OpenBLAS is held to one
+    thread meanwhile, so the cores are shared, not oversubscribed. ``on_done(item)``
     runs in the calling thread as each item finishes (a progress bar). The results are in the order of
     ``items`` and the same from run to run (each item's work is its own; PARDISO's reproducible mode fixes its
     thread count). An exception in one item stops the items not yet started and is raised once the running ones
@@ -67,11 +75,15 @@ def map_in_threads(fn, items, weight=None, on_done=None) -> list:
                 on_done(item)
         return out
     order = sorted(range(len(items)), key=lambda i: -weight(items[i])) if weight else range(len(items))
-    mkl_threads = max(1, thread_budget() // workers)
+    share = max(1, thread_budget() // workers)
 
     def task(item):
-        with mkl_threads_local(mkl_threads):
-            return fn(item)
+        _item_budget.n = share
+        try:
+            with mkl_threads_local(share):
+                return fn(item)
+        finally:
+            _item_budget.n = None
 
     with single_thread_blas(), cf.ThreadPoolExecutor(workers) as pool:
         futures = {pool.submit(task, items[i]): i for i in order}

@@ -330,6 +330,23 @@ def link_bases(study: Study, loads: dict, clock: _Clock, progress: bool = False)
     return dict(zip(loads, bases))
 
 
+def link_solutions(study: Study, names: list, bases: dict, loads: dict, t: np.ndarray, full_response: bool,
+                   clock: _Clock, progress: bool = False) -> dict[str, LinkSolution]:
+    """:func:`link_solution` of every link in ``names``, as many at a time as the process has cores (each link's
+    stress history then on its share of them: the same results), so their ``fe_<link>`` wall times overlap;
+    ``fe_response`` is the whole stage's."""
+    from .pool import map_in_threads
+
+    def solve(name):
+        with clock(f"fe_{name}"):
+            return link_solution(study, name, bases[name], loads[name], t, full_response=full_response)
+
+    with _bar(progress, len(names), "FE transient response") as bar, clock("fe_response"):
+        out = map_in_threads(solve, list(names), weight=lambda n: study.parts[n].n_dofs,
+                             on_done=lambda n: bar.update())
+    return dict(zip(names, out))
+
+
 def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
            loads: dict) -> tuple[RigidStage, dict, list[str]]:
     """Add samples where a link's modes ring after a fast load change (at most ``MAX_RINGING_SAMPLES``, evenly
@@ -424,13 +441,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     with clock("refine"):
         rigid, loads, notes = refine(study, prep, bases, rigid, loads)
     t, body = rigid.t, rigid.body
-    solutions = {}
     use_arm = study.flexibility == "arm" and bool(prep.fe_links)  # no parts: no structural model at all
-    with _bar(progress, len(prep.fe_links), "FE transient response") as bar:
-        for name in prep.fe_links:
-            with clock(f"fe_{name}"):
-                solutions[name] = link_solution(study, name, bases[name], loads[name], t, full_response=not use_arm)
-            bar.update()
+    solutions = link_solutions(study, prep.fe_links, bases, loads, t, not use_arm, clock, progress)
     arm = None
     if use_arm:
         with _bar(progress, 1, "arm model (superelements, transient, stresses)") as bar, clock("arm"):

@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..fe.linkbasis import LinkBasis
 from ..fe.response import peak_von_mises, respond
 from ..fe.solvers import single_thread_blas
+from ..pool import map_in_threads
 from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
 from .recovery import point_displacement
@@ -80,8 +81,6 @@ def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=(
     or ClosedChain) and the base's ``ground``, and at the surfaces of ``attached`` masses, ``n_modes``
     fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches).
     The links are reduced as many at a time as the process has cores (:func:`structcheck.pool.map_in_threads`)."""
-    from ..pool import map_in_threads
-
     ifs = link_interfaces(robot, parts, attached)
     ext = external_loads(loads)
     ses = map_in_threads(lambda n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]),
@@ -131,8 +130,11 @@ def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces) -> Ar
     else:
         tr = arm_transient(chain, ses, t, body.q, ext, damping=study.damping_ratio, **options)
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
-    solutions = {n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n],
-                                   None if study.quasi_static else tr.z_static[n]) for n in ses}
+    # the links' stress histories as many at a time as there are cores (each on its share of them: the same results)
+    solutions = dict(zip(ses, map_in_threads(
+        lambda n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n],
+                                 None if study.quasi_static else tr.z_static[n]),
+        list(ses), weight=lambda n: ses[n].part.n_dofs)))
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None
     if study.tool_point:

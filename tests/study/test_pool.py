@@ -182,3 +182,44 @@ def test_map_in_threads_gives_each_thread_its_share_of_mkl_and_the_same_bits_eve
     for (_, A, b, x), (*_, y) in zip(first, again):
         assert np.linalg.norm(A @ x - b) < 1e-12 * np.linalg.norm(b)
         assert np.array_equal(x, y)
+
+
+def test_map_in_threads_gives_each_item_its_share_of_the_thread_budget(monkeypatch):
+    """Nested pools (a stress history's shares) inside an item get budget // threads: 4 threads over 2 items ->
+    2 each, 2 over 2 -> 1, 4 over 3 -> 1; outside the items, and in the plain loop of a one-thread budget, the
+    budget is the process's."""
+    from structcheck.pool import map_in_threads, thread_budget
+
+    for budget, items, share in ((4, [1, 2], 2), (2, [1, 2, 3], 1), (4, [1, 2, 3], 1), (1, [1, 2], 1)):
+        monkeypatch.setenv("STRUCTCHECK_THREADS", str(budget))
+        assert map_in_threads(lambda _: thread_budget(), items) == [share] * len(items)
+        assert thread_budget() == budget
+
+
+def test_stress_histories_in_threads_are_those_of_one_thread(monkeypatch, rng):
+    """The per-link stages run the links' stress histories in map_in_threads items (flex.stage,
+    study.link_solutions): an item's history on its one thread gives the same bits as the history alone on two
+    threads' shares (STRUCTCHECK_THREADS=2 makes even this small history split in two outside the items)."""
+    import numpy as np
+    from helpers import beam
+
+    from structcheck.fe.linkbasis import LinkBasis
+    from structcheck.fe.response import respond
+    from structcheck.pool import map_in_threads
+
+    part = beam(0.3, 0.04, 0.03, 8, "6061", distort=0.2, seed=0)
+    n, ne, nb, n_t = part.n_dofs, part.cells.shape[0], 7, 400
+    basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=rng.standard_normal((n, nb)),
+                      omega=np.ones(nb), S=rng.standard_normal((nb, 6, 4, ne)))
+    z = np.cumsum(rng.standard_normal((n_t, nb)), axis=0)
+    monkeypatch.setenv("STRUCTCHECK_THREADS", "2")
+
+    def history(_=None):
+        return respond(part, basis, np.zeros((n_t, 0)), z, brittle=True, chunk_bytes=2e4)
+
+    alone = history()
+    for r in map_in_threads(history, [0, 1]):
+        for f in ("vm_history", "vm_envelope_nodes", "principal_envelope", "deformation_envelope",
+                  "vm_averaged_history", "vm_averaged_envelope_nodes"):
+            assert np.array_equal(getattr(r, f), getattr(alone, f)), f
+        assert (r.i_time_max, r.node_max) == (alone.i_time_max, alone.node_max)
