@@ -320,9 +320,9 @@ def _node_history(D, C, budget) -> tuple[_RunningMax, np.ndarray]:
 
 def _workers(multiply_adds: float) -> int:
     """Threads for a stress history of this many multiply-adds: one per core this process may use
-    (:func:`structcheck.pool.thread_budget`: 1 in each of two sweep workers on two cores; at most 4), one for
-    small ones (under ~0.2 s of work, where starting threads does not pay); ``STRUCTCHECK_THREADS`` overrides
-    both."""
+    (:func:`structcheck.pool.thread_budget`: 1 in each of two sweep workers on two cores, and in each of two links'
+    threads of :func:`structcheck.pool.map_in_threads`; at most 4), one for small ones (under ~0.2 s of work, where
+    starting threads does not pay); ``STRUCTCHECK_THREADS`` overrides both."""
     import os
 
     from ..pool import thread_budget
