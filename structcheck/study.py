@@ -313,21 +313,32 @@ def link_loads(study: Study, prep: Prepared, rigid: RigidStage,
                                     unit_loads=previous[n].F if n in previous else None) for n in prep.fe_links}
 
 
-def link_bases(study: Study, loads: dict, clock: _Clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
-    """Every FE link's basis: one factorization, the unit-load solutions and the lowest modes (none when
-    quasi-static). The links run as many at a time as the process has cores (:func:`structcheck.pool.map_in_threads`),
-    so their ``fe_<link>`` wall times overlap; ``fe_bases`` is the whole stage's."""
+def _links_in_threads(study: Study, names, work, stage: str, desc: str, clock: _Clock, progress: bool) -> dict:
+    """``{name: work(name)}`` for the FE links ``names``, as many at a time as the process has cores
+    (:func:`structcheck.pool.map_in_threads`, heaviest first), each timed as ``fe_<link>`` (so those wall times
+    overlap) and the whole as ``stage``, with a progress bar ``desc``."""
     from .pool import map_in_threads
 
+    def timed(name):
+        with clock(f"fe_{name}"):
+            return work(name)
+
+    names = list(names)
+    with _bar(progress, len(names), desc) as bar, clock(stage):
+        out = map_in_threads(timed, names, weight=lambda n: study.parts[n].n_dofs, on_done=lambda n: bar.update())
+    return dict(zip(names, out))
+
+
+def link_bases(study: Study, loads: dict, clock: _Clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
+    """Every FE link's basis: one factorization, the unit-load solutions and the lowest modes (none when
+    quasi-static). The links run as many at a time as the process has cores (:func:`_links_in_threads`), so their
+    ``fe_<link>`` wall times overlap; ``fe_bases`` is the whole stage's."""
     def basis(name):
         ld = loads[name]
-        with clock(f"fe_{name}"):
-            return fe.build_basis(study.parts[name], ld.F, list(ld.support), 0 if study.quasi_static else study.n_modes)
+        return fe.build_basis(study.parts[name], ld.F, list(ld.support), 0 if study.quasi_static else study.n_modes)
 
-    with _bar(progress, len(loads), "FE bases (factorization, unit loads, modes)") as bar, clock("fe_bases"):
-        bases = map_in_threads(basis, list(loads), weight=lambda n: study.parts[n].n_dofs,
-                               on_done=lambda n: bar.update())
-    return dict(zip(loads, bases))
+    return _links_in_threads(study, loads, basis, "fe_bases", "FE bases (factorization, unit loads, modes)", clock,
+                             progress)
 
 
 def link_solutions(study: Study, names: list, bases: dict, loads: dict, t: np.ndarray, full_response: bool,
@@ -335,16 +346,9 @@ def link_solutions(study: Study, names: list, bases: dict, loads: dict, t: np.nd
     """:func:`link_solution` of every link in ``names``, as many at a time as the process has cores (each link's
     stress history then on its share of them: the same results), so their ``fe_<link>`` wall times overlap;
     ``fe_response`` is the whole stage's."""
-    from .pool import map_in_threads
-
-    def solve(name):
-        with clock(f"fe_{name}"):
-            return link_solution(study, name, bases[name], loads[name], t, full_response=full_response)
-
-    with _bar(progress, len(names), "FE transient response") as bar, clock("fe_response"):
-        out = map_in_threads(solve, list(names), weight=lambda n: study.parts[n].n_dofs,
-                             on_done=lambda n: bar.update())
-    return dict(zip(names, out))
+    return _links_in_threads(
+        study, names, lambda n: link_solution(study, n, bases[n], loads[n], t, full_response=full_response),
+        "fe_response", "FE transient response", clock, progress)
 
 
 def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
