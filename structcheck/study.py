@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
-from .checks import LinkSolution, arm_basis_warnings, run_warnings, tool_point_checks, verdict
+from .checks import LinkSolution, arm_basis_warnings, failures, run_warnings, tool_point_checks
 from .errors import InputError
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
@@ -467,18 +467,20 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     if tool and arm:
         tool = replace(tool, deflection=arm.tool_deflection)
     # the per-link model's warning about arm-level dynamics it cannot capture does not apply to the arm model
-    arm_mode = (tool.arm_mode_hz, tool.arm_mode_time_s) if tool and not arm else (float("nan"), float("nan"))
+    arm_mode = ((arm.modes_hz[0], arm.modes_time_s) if arm else (tool.arm_mode_hz, tool.arm_mode_time_s) if tool
+                else (float("nan"), float("nan")))
     # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the per-link
     # model's warnings about the minimum-norm split and the tree-only tool deflection do not apply to it
     undetermined = body.undetermined if not arm else np.zeros_like(body.undetermined)
     warnings = [*body.warnings, *notes, *run_warnings(
         solutions, tree, body.dynamics.joint_names, undetermined, bool(prep.chain.cuts) and not arm,
-        study.tool_point, arm_mode, prep.grid.shortest_ramp)]
+        study.tool_point, arm_mode, prep.grid.shortest_ramp,
+        "not captured" if study.quasi_static or not arm else "integrated")]
     if arm and not study.quasi_static:  # the kept modes matter only to a transient
         warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
-    passed = verdict(links, tool_max, study.deflection_limit_m)
-    summary = run_summary(study, prep.chain, body, links, tool, passed, warnings,
+    failed = failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m)
+    summary = run_summary(study, prep.chain, body, links, tool, failed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
     summary = flexibility_summary(summary, study, arm, None if arm is None else
                                   {n: link_model_peak(s) for n, s in link_model.items()},

@@ -3,7 +3,7 @@ deflection chained through the links and the arm's lowest mode."""
 from .peaks import DISCONTINUITY_LIMIT, discontinuity_warnings
 from .solution import LinkSolution
 from .toolchain import ChainLink, ToolPointChecks, arm_lowest_mode, tool_point_checks, tool_point_deflection
-from .verdict import arm_basis_warnings, run_warnings, verdict
+from .verdict import arm_basis_warnings, failures, run_warnings
 
 __all__ = ["ChainLink", "DISCONTINUITY_LIMIT", "LinkSolution", "ToolPointChecks", "arm_basis_warnings",
            "arm_lowest_mode", "discontinuity_warnings", "run_warnings", "tool_point_checks", "tool_point_deflection",

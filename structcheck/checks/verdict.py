@@ -11,24 +11,37 @@ from .peaks import discontinuity_warnings
 from .solution import LinkSolution
 
 
-def verdict(links: Mapping[str, Any], tool_deflection_m: float | None,
-            deflection_limit_m: float | None) -> bool:
-    """True when every link (``results.LinkResult``) passes and the tool point's largest deflection [m] (None: no tool point) is within
-    ``deflection_limit_m`` (None: no limit)."""
-    passed = all(L.passed for L in links.values())
-    if deflection_limit_m is not None and tool_deflection_m is not None:
-        passed = passed and tool_deflection_m <= deflection_limit_m
-    return passed
+def failures(links: Mapping[str, Any], required_safety_factor: float, tool_deflection_m: float | None,
+             deflection_limit_m: float | None) -> list[str]:
+    """The checks a design fails, one line each naming the link (or the tool point) and the check: a link
+    (``results.LinkResult``) whose smallest safety factor is below ``required_safety_factor`` or whose shortest
+    fatigue life is below the design life, and the tool point's largest deflection [m] (None: no tool point) above
+    ``deflection_limit_m`` (None: no limit). Empty: the design passes."""
+    out = []
+    for name, L in links.items():
+        if not L.min_safety_factor >= required_safety_factor:  # NaN fails too
+            stress = "von Mises" if L.criterion == "von_mises" else "max principal"
+            out.append(f"link {name!r}: safety factor {L.min_safety_factor:.3g} < {required_safety_factor:g} "
+                       f"({stress} stress up to {L.max_von_mises_pa * 1e-6:.4g} MPa at t = {L.time_of_max_s:.4g} s "
+                       f"against {L.yield_strength_pa * 1e-6:.4g} MPa)")
+        if L.fatigue.get("fatigue_passed") is False:
+            out.append(f"link {name!r}: fatigue life {L.fatigue['min_fatigue_life_cycles']:.3g} cycles < the design "
+                       f"life")
+    if deflection_limit_m is not None and tool_deflection_m is not None and tool_deflection_m > deflection_limit_m:
+        out.append(f"tool-point deflection {tool_deflection_m * 1e3:.4g} mm > limit {deflection_limit_m * 1e3:.4g} mm")
+    return out
 
 
 def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, undetermined: np.ndarray,
                  has_loops: bool, tool_point: str | None, arm_mode: tuple[float, float],
-                 shortest_ramp_s: float) -> list[str]:
+                 shortest_ramp_s: float, arm_dynamics: str = "not captured") -> list[str]:
     """What the run's model leaves out: links whose FE loads do not balance (the robot's inertia differs from
     the mesh's), wrench components of ``joint_names`` that rigid-body mechanics cannot determine
     (``undetermined`` (n_joints, 6) bool), the loops' stiffness missing from the tool-point deflection, and a
     load ramp too short for the arm's lowest mode ``arm_mode`` = (Hz, time [s]) to follow quasi-statically, and
-    links whose peak stress is not converged (:func:`.peaks.discontinuity_warnings`)."""
+    links whose peak stress is not converged (:func:`.peaks.discontinuity_warnings`). ``arm_dynamics``:
+    "integrated" when the run's arm model integrates the arm's modes in time (the ramp warning then says the arm
+    rings and the peaks include it), "not captured" for the per-link or a quasi-static model."""
     warnings = []
     for name, sol in solutions.items():
         if sol.equilibrium_error > 1e-6:
@@ -49,10 +62,16 @@ def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, unde
                         "parallel is not counted (the estimate is on the flexible side)")
     arm_hz, arm_t = arm_mode
     if np.isfinite(arm_hz) and np.isfinite(shortest_ramp_s) and shortest_ramp_s < 3.0 / arm_hz:
-        warnings.append(f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of the "
-                        f"arm's estimated lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): arm-level "
-                        f"dynamics (payload swinging on the flexible chain) are not captured by the per-link "
-                        f"transient")
+        if arm_dynamics == "integrated":
+            warnings.append(f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of "
+                            f"the arm's lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): the arm "
+                            f"rings after it; the arm model integrates that ringing, so the peaks include it (see "
+                            f"each link's dynamic amplification); stiffen the arm or lengthen the ramp to reduce it")
+        else:
+            warnings.append(f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of "
+                            f"the arm's estimated lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): "
+                            f"arm-level dynamics (payload swinging on the flexible chain) are not captured by the "
+                            f"per-link transient")
     return warnings
 
 

@@ -61,7 +61,8 @@ class ArmModel:
     motion (d, theta) of a rigid link's (one without a Part) frame origin in its link axes; ``R_world_link`` link
     -> (3, 3);
     ``loads`` (n, 3) global load vectors of unit gravity components g_x, g_y, g_z [m/s^2] (world axes), body
-    loads and attached masses; ``labels`` (n,) what every global coordinate is. Assembled at a stack of poses, every
+    loads and attached masses; ``labels`` (n,) what every global coordinate is; ``springs`` ((i, k), ...) the
+    released joint motions: global coordinate i with its stiffness k [N m/rad or N/m] (0: free). Assembled at a stack of poses, every
     array but ``labels`` has a leading pose dimension (K (n_poses, n, n), L (n_poses, n_red, n), ...): :meth:`at`
     picks one pose (the other methods take one pose)."""
 
@@ -73,6 +74,7 @@ class ArmModel:
     gravity_loads: np.ndarray
     labels: tuple
     rigid_maps: dict = field(default_factory=dict)
+    springs: tuple = ()
 
     def at(self, i: int) -> "ArmModel":
         """Pose i of a model assembled at a stack of poses (:func:`assemble_arm` with q (n_poses, n_coords))."""
@@ -209,7 +211,8 @@ def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = N
         K[..., i, i] += k
     return ArmModel(K=0.5 * (K + _T(K)), M=0.5 * (M + _T(M)), superelements=dict(superelements), maps=maps,
                     R_world_link={k: v[..., :3, :3] for k, v in T_wl.items() if k in superelements},
-                    gravity_loads=Fg, labels=tuple(top.labels), rigid_maps=rigid_maps)
+                    gravity_loads=Fg, labels=tuple(top.labels), rigid_maps=rigid_maps,
+                    springs=tuple((int(i), float(k)) for i, k in top.springs))
 
 
 def _T(A: np.ndarray) -> np.ndarray:
@@ -279,22 +282,6 @@ def _gravity_rows(R: np.ndarray) -> np.ndarray:
     """(..., 6, 3): unit world gravity components as rigid-body accelerations (d, theta) in link axes,
     [R^T; 0] for rotations R (..., 3, 3)."""
     return np.concatenate([_T(R), np.zeros(R.shape[:-2] + (3, 3))], axis=-2)
-
-
-def check_held(model: "ArmModel", what: str = "") -> None:
-    """InputError when the assembled arm has a zero-stiffness motion (a mechanism: a passive joint no loop holds,
-    a joint stiffness of 0), naming the released joint motions that take part in it."""
-    w2, X = sla.eigh(model.K, model.M, subset_by_index=[0, 0])
-    scale = np.max(np.diag(model.K) / np.maximum(np.diag(model.M), 1e-300))
-    if w2[0] > 1e-10 * scale:
-        return
-    x = np.abs(X[:, 0]) * np.sqrt(np.diag(model.M))
-    involved = sorted({lb.split("[")[0].removeprefix("joint ").split(" relative")[0]
-                       for lb, v in zip(model.labels, x) if "relative" in lb and v > 1e-3 * x.max()})
-    raise InputError(f"the assembled arm{what} is a mechanism (a motion with no stiffness: omega^2 = {w2[0]:.3g}); "
-                     f"released joints in it: {involved or 'none'}. Passive joints are free about their axes and "
-                     f"must be held by a closed loop; make the joint actuated (ClosedChain(actuated=...)), give "
-                     f"it a joint_stiffness > 0, or set flexibility='link'")
 
 
 def arm_frequencies(robot, parts: dict, q, n: int = 6, n_modes: int | None = 6, joint_stiffness: dict | None = None,

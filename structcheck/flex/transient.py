@@ -36,7 +36,8 @@ import scipy.linalg as sla
 from ..errors import InputError
 from ..fe.solvers import single_thread_blas
 from ..fe.transient import modal_response
-from .assembly import assemble_arm, check_held
+from .assembly import assemble_arm
+from .mechanism import check_held, check_resolvable
 
 
 @dataclass(frozen=True)
@@ -188,14 +189,18 @@ def _run_segment(model, t, q_mid, red, a, b, damping, state, z, z_static, static
     ``q_mid``): fills z[link][a:b + 1] and its quasi-static part z_static[link][a:b + 1];
     returns x (n_seg, n), the end state (dynamic parts, see :func:`_segment`), the reference q and the assembled
     omega (n,) [rad/s]. ``static_frequencies`` (a count): quasi-static, with that many lowest omega. The first
-    segment's model is checked for mechanisms (:func:`~structcheck.flex.assembly.check_held`)."""
+    segment's model is checked for mechanisms (:func:`~structcheck.flex.mechanism.check_held`), every segment's for
+    a first mode too low to resolve (:func:`~structcheck.flex.mechanism.check_resolvable`)."""
     seg = slice(a, b + 1)
+    what = f" at t = {t[segment_middle(t, a, b)]:.4g} s"
     if a == 0:
-        check_held(model, f" at t = {t[segment_middle(t, a, b)]:.4g} s")
+        check_held(model, what)
     if static_frequencies is None:
-        x, x_static, end_state, omega = _segment(model, red, t, a, b, damping, state)
+        x, x_static, end_state, omega = _segment(model, red, t, a, b, damping, state, what)
     else:
-        x, end_state, omega = _static_segment(model, red, a, b), None, _lowest_omega(model, static_frequencies)
+        omega = _lowest_omega(model, static_frequencies)
+        check_resolvable(model, omega[0] ** 2, what)
+        x, end_state = _static_segment(model, red, a, b), None
         x_static = x
     for name, L in model.maps.items():
         z[name][seg] = x @ L.T
@@ -220,12 +225,7 @@ def _segment_loads(model, red: dict, lo: int, b: int) -> np.ndarray:
 def _static_segment(model, red: dict, a: int, b: int) -> np.ndarray:
     """x (n_seg, n) = K^-1 f(t) on the samples a..b: one factorization, all samples as right-hand sides."""
     f = _segment_loads(model, red, a, b)
-    try:
-        factor = sla.cho_factor(model.K)
-    except np.linalg.LinAlgError:
-        raise InputError("the assembled arm is singular (a mechanism: a joint stiffness of 0, or a passive joint "
-                         "no loop holds); give every compliant joint a positive stiffness") from None
-    return sla.cho_solve(factor, f.T).T
+    return sla.cho_solve(sla.cho_factor(model.K), f.T).T
 
 
 def _lowest_omega(model, n: int) -> np.ndarray:
@@ -234,7 +234,7 @@ def _lowest_omega(model, n: int) -> np.ndarray:
     return np.sqrt(np.maximum(w2, 0.0))
 
 
-def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
+def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state, what: str = ""):
     """x (n_seg, n) of one frozen segment on the samples a..b of t, its quasi-static part K^-1 f (n_seg, n), the end
     state and omega (n,) [rad/s].
 
@@ -242,13 +242,12 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state):
     step before the boundary: the new segment starts at its own static solution plus that dynamic part, so a
     change of pose moves the quasi-static deflection without ringing, while a change of load rate at the boundary
     still rings as it does inside a segment. The first segment (``state`` None) starts from the static
-    equilibrium of sample a moving with the loads' rate over its first step."""
+    equilibrium of sample a moving with the loads' rate over its first step. ``what`` names the segment in
+    errors (" at t = ... s")."""
     lo = a if state is None else a - 1  # the step before the boundary gives the left-sided rate
     f = _segment_loads(model, red, lo, b)  # L^T Psi^T F c(t)
     w2, X = sla.eigh(model.K, model.M)  # all modes, mass-normalized
-    if w2[0] <= 1e-12 * w2[-1]:
-        raise InputError(f"the assembled arm has a zero-frequency mode (omega^2 = {w2[0]:.3g}): a mechanism, e.g. a "
-                         f"joint stiffness of 0; give every compliant joint a positive stiffness")
+    check_resolvable(model, w2[0], what)
     omega = np.sqrt(w2)
     zeta = _zeta(damping, omega)
     Qf = f @ X  # modal loads on every sample given (n_f, n)

@@ -35,6 +35,7 @@ def format_table(summary: dict) -> str:
     lines.extend(fatigue_lines(summary))
     lines.append(f"required safety factor {summary['required_safety_factor']}: "
                  f"{'PASSED' if summary['passed'] else 'FAILED'}")
+    lines += [f"  fails: {f}" for f in summary.get("failures", [])]
     return "\n".join(lines)
 
 

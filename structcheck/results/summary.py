@@ -31,12 +31,12 @@ def plain(x):
     return x
 
 
-def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, passed: bool, warnings: list[str],
+def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, failures: list[str], warnings: list[str],
                 timings: dict[str, float], t: np.ndarray, n_output_frames: int, duty=None) -> dict[str, Any]:
     """The summary of a run of ``study`` (a ``study.Study``): ``chain`` its ClosedChain (with the inertials
     used), ``rigid`` the rigid-body stage (``rigid.stage.RigidBody``) on the analysis grid ``t`` (n_t,) [s],
     ``links`` name -> LinkResult, ``tool`` the ``checks.ToolPointChecks`` (None without a tool point), the
-    verdict ``passed``, the run's ``warnings`` and ``timings`` [s]; ``duty`` the study's ``fatigue.duty.Duty``
+    checks the design fails ``failures`` (:func:`structcheck.checks.failures`; none: it passes), the run's ``warnings`` and ``timings`` [s]; ``duty`` the study's ``fatigue.duty.Duty``
     (None: no fatigue; else a ``fatigue`` entry with the duty, method and the shortest life of the robot)."""
     vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
     tool_norm = np.linalg.norm(tool.deflection, axis=1) if tool is not None else None
@@ -45,7 +45,8 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, passed: boo
         "study": study.name,
         "description": study.description,
         "parameters": dict(study.parameters),
-        "passed": bool(passed),
+        "passed": not failures,
+        "failures": list(failures),
         "required_safety_factor": study.required_safety_factor,
         "deflection_limit_m": study.deflection_limit_m,
         "max_von_mises_pa": vm.max_von_mises_pa,

@@ -52,7 +52,9 @@ def test_arm_info_over_the_motion(script):
     assert info.home_hz[:2] == pytest.approx([f_eb, f_eb], rel=0.01)
     a = info.along
     assert len(a.t) > 5 and np.all(np.diff(a.t) >= 0)  # one-step segments may share a reference sample
-    assert a.frequency_hz.min() == pytest.approx(info.home_hz[0], rel=1e-9)
+    # the same pose assembled alone and in a stack: the dense eigen solve of the mixed-unit system resolves omega^2
+    # to about eps * omega_max^2 (measured 1.6e-9 relative on one machine, below 1e-12 on another)
+    assert a.frequency_hz.min() == pytest.approx(info.home_hz[0], rel=1e-7)
     assert a.t[a.i_min] >= 1.0 and np.degrees(a.q[a.i_min, 1]) == pytest.approx(0.0, abs=1e-9)
     assert a.t[a.i_max] < 0.2 and np.degrees(a.q[a.i_max, 1]) > 80
     assert a.frequency_hz.max() > 1.15 * a.frequency_hz.min()

@@ -238,10 +238,11 @@ def test_static_stress_under_body_load(chains, uncut):
         return err_s, err_vm
 
     err_s, err_vm = errors(ses)
-    assert abs(err_vm) < 1e-7, err_vm
     # solver precision: the slender beam's K has cond ~1e10; one refinement step of the full solve alone changes
-    # its stresses by 4e-8 of the peak. Seen 1.2e-8 (pardiso), 1.0e-8 (superlu)
-    assert err_s < 1e-7, err_s
+    # its stresses by 4e-8 of the peak. Seen 1.2e-8 (pardiso), 1.0e-8 (superlu) on Intel; 1.5e-7 (pardiso) on an
+    # AMD EPYC, where MKL takes other kernels
+    assert abs(err_vm) < 5e-7, err_vm
+    assert err_s < 5e-7, err_s
     for n_modes in (0, 1, 2):
         plain = {n: se.truncated(n_modes, residual=False) for n, se in ses.items()}
         err_s, err_vm = errors(plain)
