@@ -45,19 +45,10 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
 def _frame(folder: Path, time: float):
     """The output frame nearest ``time`` [s] and the robot at it (pyvista blocks), from ``robot.vtkhdf`` or,
     in a folder written with ``vtk_format="pvd"``, ``robot.pvd``."""
-    import pyvista as pv
+    from .load import load
 
-    if (folder / "robot.vtkhdf").is_file():
-        from .vtkhdf import read_vtkhdf, vtkhdf_times
-
-        times = vtkhdf_times(folder / "robot.vtkhdf")
-        k = int(np.argmin(np.abs(times - time)))
-        return float(times[k]), read_vtkhdf(folder / "robot.vtkhdf", k)
-    reader = pv.get_reader(str(folder / "robot.pvd"))
-    times = np.asarray(reader.time_values)
-    time = float(times[np.argmin(np.abs(times - time))])  # the output frame nearest the requested time
-    reader.set_active_time_value(time)
-    return time, reader.read()
+    res = load(folder)
+    return res.frame_time(time), res.frame(time)
 
 
 def _leaves(block):

@@ -38,8 +38,9 @@ zeroed bytes; the file stays plain float64 / float32 that any VTK reads.
 ``None`` for either writes plain float64 points / float32 fields. The exact float64 values of each link's peak
 frame and envelope are in the ``.vtu`` files written beside the series.
 
-``robot.vtkhdf`` is a ``PartitionedDataSetCollection`` whose blocks are HDF5 external links to the link
-files' ``/VTKHDF`` groups (as VTK's own writer does with ``UseExternalComposite``), so nothing is stored twice.
+``robot.vtkhdf`` is a ``MultiBlockDataSet`` whose blocks are HDF5 external links to the link files' ``/VTKHDF``
+groups (as VTK's own writer does with ``UseExternalComposite``), so nothing is stored twice. (Versions before
+0.2 wrote a ``PartitionedDataSetCollection``, which pyvista cannot wrap; :func:`read_vtkhdf` reads both.)
 """
 from __future__ import annotations
 
@@ -207,7 +208,8 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
 
 
 def write_vtkhdf_collection(path: str | os.PathLike, blocks: dict[str, str]) -> Path:
-    """Write a ``PartitionedDataSetCollection`` VTKHDF file that gathers existing VTKHDF files.
+    """Write a ``MultiBlockDataSet`` VTKHDF file that gathers existing VTKHDF files (``pyvista.read`` gives a
+    ``MultiBlock`` keyed by block name; ParaView and VTK's ``vtkHDFReader`` read its time steps).
 
     ``blocks`` maps a block name to the path of a VTKHDF file, relative to ``path``'s folder; block i must have
     been written with ``index=i`` (the index lives in the linked file). Each block is an HDF5 external link to
@@ -222,7 +224,7 @@ def write_vtkhdf_collection(path: str | os.PathLike, blocks: dict[str, str]) -> 
     with h5py.File(path, "w") as f:
         root = f.create_group("VTKHDF", track_order=True)
         root.attrs["Version"] = np.array(VERSION, dtype=np.int64)
-        root.attrs.create("Type", np.bytes_("PartitionedDataSetCollection"))
+        root.attrs.create("Type", np.bytes_("MultiBlockDataSet"))
         assembly = root.create_group("Assembly", track_order=True)
         for name, target in blocks.items():
             root[name] = h5py.ExternalLink(Path(target).as_posix(), "/VTKHDF")
@@ -258,13 +260,13 @@ def read_vtkhdf(path: str | os.PathLike, step: int):
     reader.SetStep(step)
     reader.Update()
     out = reader.GetOutputDataObject(0)
-    if not out.IsA("vtkPartitionedDataSetCollection"):
-        copy = out.NewInstance()
-        copy.DeepCopy(out)
-        return pv.wrap(copy)
-    blocks = pv.MultiBlock()
-    for i in range(out.GetNumberOfPartitionedDataSets()):
-        grid = out.GetPartition(i, 0).NewInstance()
-        grid.DeepCopy(out.GetPartition(i, 0))
-        blocks[out.GetMetaData(i).Get(out.NAME())] = pv.wrap(grid)
-    return blocks
+    if out.IsA("vtkPartitionedDataSetCollection"):  # files of earlier versions
+        blocks = pv.MultiBlock()
+        for i in range(out.GetNumberOfPartitionedDataSets()):
+            grid = out.GetPartition(i, 0).NewInstance()
+            grid.DeepCopy(out.GetPartition(i, 0))
+            blocks[out.GetMetaData(i).Get(out.NAME())] = pv.wrap(grid)
+        return blocks
+    copy = out.NewInstance()
+    copy.DeepCopy(out)
+    return pv.wrap(copy)

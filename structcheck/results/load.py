@@ -1,0 +1,120 @@
+"""A results folder read back in Python: ``structcheck.results.load(folder)``.
+
+    >>> res = load("results/loading_unloading_6dof")
+    >>> res.summary["max_von_mises_pa"]             # summary.json
+    >>> res.times                                   # output frame times [s], (n_frames,)
+    >>> robot = res.frame(2.0)                      # pyvista MultiBlock: every link, world placement, nearest frame
+    >>> robot["gripper"].point_data["von_mises"]    # [Pa] at each node
+    >>> res.peak("gripper"), res.envelope("gripper")  # pyvista UnstructuredGrids (exact float64 fields)
+    >>> res.joints["joint2_tau"], res.links["t"]    # time histories of joints.csv and links.csv
+
+Fields on the meshes: ``displacement`` [m, world axes], ``von_mises`` [Pa], ``equivalent_strain`` [-],
+``safety_factor`` [-] (envelopes also ``von_mises_averaged`` [Pa], ``displacement_magnitude`` [m] and, with
+fatigue, ``fatigue_damage`` and ``fatigue_life_cycles``). Frames are read from ``robot.vtkhdf`` (or ``robot.pvd``
+in a folder written with ``--vtk-format pvd``); ``pyvista.read(folder / "robot.vtkhdf")`` gives the first frame
+the same way.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+from .summary import read_summary
+from .tables import read_csv
+
+
+@dataclass(frozen=True)
+class Results:
+    """A results folder: ``summary`` (summary.json as a dict), ``times`` (n_frames,) [s] of the stored frames,
+    ``joints`` and ``links`` the columns of joints.csv and links.csv (name -> (n_samples,) array, SI units as in
+    their headers)."""
+
+    folder: Path
+    summary: dict
+    times: np.ndarray
+    joints: dict = field(repr=False)
+    links: dict = field(repr=False)
+
+    @property
+    def link_names(self) -> list[str]:
+        return list(self.summary["links"])
+
+    def frame(self, time: float):
+        """The robot at the stored frame nearest ``time`` [s]: a pyvista ``MultiBlock`` keyed by link name (world
+        placement, fields in the module doc); :meth:`frame_time` gives its time."""
+        if len(self.times) == 0:
+            raise InputError(f"{self.folder}: no frames were written (a run with --no-vtk); run again without it")
+        k = self.frame_index(time)
+        if (self.folder / "robot.vtkhdf").is_file():
+            from .vtkhdf import read_vtkhdf
+
+            return read_vtkhdf(self.folder / "robot.vtkhdf", k)
+        import pyvista as pv
+
+        reader = pv.get_reader(str(self.folder / "robot.pvd"))
+        reader.set_active_time_value(float(self.times[k]))
+        blocks = reader.read()  # one block per part, in part order
+        out = pv.MultiBlock()
+        for i, name in enumerate(_pvd_groups(self.folder / "robot.pvd")):
+            out[name] = blocks[i]
+        return out
+
+    def frame_index(self, time: float) -> int:
+        """Index of the stored frame nearest ``time`` [s]."""
+        return int(np.argmin(np.abs(self.times - float(time))))
+
+    def frame_time(self, time: float) -> float:
+        """The time [s] of the stored frame nearest ``time``."""
+        return float(self.times[self.frame_index(time)])
+
+    def peak(self, link: str):
+        """Link ``link`` at its peak frame (world placement, float64 fields): a pyvista ``UnstructuredGrid``."""
+        return self._vtu(link, "peak")
+
+    def envelope(self, link: str):
+        """Link ``link``'s envelope (max over the analysis grid, min for the safety factor) in its link frame: a
+        pyvista ``UnstructuredGrid``."""
+        return self._vtu(link, "envelope")
+
+    def _vtu(self, link: str, kind: str):
+        import pyvista as pv
+
+        if link not in self.summary["links"]:
+            raise InputError(f"{self.folder}: no link {link!r}; the links are {self.link_names}")
+        path = self.folder / "vtk" / f"{link}_{kind}.vtu"
+        if not path.is_file():
+            raise InputError(f"{path} is missing (a run with --no-vtk); run again without it")
+        return pv.read(path)
+
+
+def _pvd_groups(path: Path) -> list[str]:
+    """The group (link) name of every part of a ParaView collection, in part order."""
+    import xml.etree.ElementTree as ET
+
+    parts = {int(d.get("part", 0)): d.get("group", "") for d in ET.parse(path).getroot().iter("DataSet")}
+    return [parts[k] for k in sorted(parts)]
+
+
+def load(folder: str | os.PathLike) -> Results:
+    """Read the results folder ``folder`` written by ``structcheck run`` (or ``structcheck.run(study, out)``)."""
+    folder = Path(folder)
+    if not (folder / "summary.json").is_file():
+        raise InputError(f"{folder} is not a results folder (no summary.json); give the --out folder of a run")
+    summary = read_summary(folder)
+    if (folder / "robot.vtkhdf").is_file():
+        from .vtkhdf import vtkhdf_times
+
+        times = vtkhdf_times(folder / "robot.vtkhdf")
+    elif (folder / "robot.pvd").is_file():
+        import pyvista as pv
+
+        times = np.asarray(pv.get_reader(str(folder / "robot.pvd")).time_values, float)
+    else:
+        times = np.zeros(0)
+    joints = read_csv(folder / "joints.csv") if (folder / "joints.csv").is_file() else {}
+    links = read_csv(folder / "links.csv") if (folder / "links.csv").is_file() else {}
+    return Results(folder=folder, summary=summary, times=times, joints=joints, links=links)
