@@ -74,13 +74,14 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
 
 def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf") -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
+    from .notes import console_lines
     from .results import format_table
     from .study import run
 
     result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format)
     print(format_table(result.summary))
-    for w in result.summary.get("warnings", []):
-        print(f"warning: {w}")
+    for line in console_lines(result.notes or result.summary.get("warnings", []), str(Path(out) / "summary.json")):
+        print(line)
     robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
     where = f"; open {Path(out) / robot_file} in ParaView" if vtk else ""
     print(f"results written to {out}{where}")

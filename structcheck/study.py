@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
+from .notes import Note
 from .checks import LinkSolution, arm_basis_warnings, failures, run_warnings, tool_point_checks
 from .errors import InputError
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
@@ -352,7 +353,7 @@ def link_solutions(study: Study, names: list, bases: dict, loads: dict, t: np.nd
 
 
 def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
-           loads: dict) -> tuple[RigidStage, dict, list[str]]:
+           loads: dict) -> tuple[RigidStage, dict, list[Note]]:
     """Add samples where a link's modes ring after a fast load change (at most ``MAX_RINGING_SAMPLES``, evenly
     among those wanted) and redo the rigid stage and the loads on them; returns (rigid stage, loads, notes)."""
     if study.quasi_static:
@@ -361,9 +362,9 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
         fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio) for n in prep.fe_links]))
     notes = []
     if len(extra) > MAX_RINGING_SAMPLES:  # e.g. undamped stiff links ringing all along a long motion
-        notes.append(f"the links' ringing after fast load changes wants {len(extra)} more samples; "
-                     f"{MAX_RINGING_SAMPLES} were added, evenly among them, so peaks of that ringing may read "
-                     f"low: raise damping_ratio, lower n_modes, or set max_step_s")
+        notes.append(Note(f"the links' ringing after fast load changes wants {len(extra)} more samples; "
+                          f"{MAX_RINGING_SAMPLES} were added, evenly among them, so peaks of that ringing may read low",
+                          advice="for the ringing's peaks: raise damping_ratio, lower n_modes, or set max_step_s"))
         extra = extra[np.linspace(0, len(extra) - 1, MAX_RINGING_SAMPLES).astype(int)]
     if not len(extra):
         return rigid, loads, notes
@@ -492,7 +493,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
-        tool_point_deflection=tool.deflection if tool else None, arm_modes=arm.mode_shapes if arm else None)
+        tool_point_deflection=tool.deflection if tool else None, arm_modes=arm.mode_shapes if arm else None,
+        notes=tuple(warnings))
     if study.summary_extra is not None:
         extra = _study_hook(study, "summary_extra", result)
         result = replace(result, summary=merge_summary(result.summary, extra, study.name))

@@ -6,10 +6,14 @@ from typing import Mapping
 
 import numpy as np
 
+from ..notes import Note
 from .solution import LinkSolution
 
 #: Indicator above which a peak is flagged: unaveraged / nodal-averaged von Mises - 1 at the peak's node and time.
 DISCONTINUITY_LIMIT = 0.10
+NOT_CONVERGED_ADVICE = ("where a peak may not be converged: refine there and compare, or the peak is a support "
+                        "singularity (a clamped edge or sharp re-entrant corner, whose stress grows without bound "
+                        "with refinement)")
 
 
 def nearest_surface(part, x: np.ndarray) -> tuple[str, float] | None:
@@ -23,7 +27,7 @@ def nearest_surface(part, x: np.ndarray) -> tuple[str, float] | None:
     return best
 
 
-def discontinuity_warnings(solutions: Mapping[str, LinkSolution], limit: float = DISCONTINUITY_LIMIT) -> list[str]:
+def discontinuity_warnings(solutions: Mapping[str, LinkSolution], limit: float = DISCONTINUITY_LIMIT) -> list[Note]:
     """One warning per link whose stress-discontinuity indicator exceeds ``limit``, naming the link, the peak's
     location (link frame, mm) and the nearest named surface."""
     warnings = []
@@ -37,11 +41,10 @@ def discontinuity_warnings(solutions: Mapping[str, LinkSolution], limit: float =
         near = nearest_surface(sol.part, x)
         if near is not None:
             where += f", {near[1] * 1e3:.3g} mm from surface {near[0]!r}"
-        warnings.append(
+        warnings.append(Note(
             f"link {name!r}: its peak von Mises {r.max_von_mises * 1e-6:.4g} MPa at {where} is "
-            f"{100 * indicator:.0f}% above the nodal average of the elements sharing that node "
-            f"({r.von_mises_averaged_at_max * 1e-6:.4g} MPa; the link's nodal-averaged peak is "
-            f"{r.max_von_mises_averaged * 1e-6:.4g} MPa): the elements disagree there, so the peak may not be "
-            f"converged. Refine there and compare, or the peak is a support singularity (a clamped edge or sharp "
-            f"re-entrant corner, whose stress grows without bound with refinement)")
+            f"{100 * indicator:.0f}% above the nodal average", subject=name, advice=NOT_CONVERGED_ADVICE,
+            detail=f"the nodal average of the elements sharing that node is {r.von_mises_averaged_at_max * 1e-6:.4g} "
+                   f"MPa (the link's nodal-averaged peak {r.max_von_mises_averaged * 1e-6:.4g} MPa): the elements "
+                   f"disagree there, so the peak may not be converged"))
     return warnings

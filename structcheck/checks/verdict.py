@@ -7,6 +7,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..loads import WRENCH_COMPONENTS
+from ..notes import Note
 from .peaks import discontinuity_warnings
 from .solution import LinkSolution
 
@@ -34,7 +35,7 @@ def failures(links: Mapping[str, Any], required_safety_factor: float, tool_defle
 
 def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, undetermined: np.ndarray,
                  has_loops: bool, tool_point: str | None, arm_mode: tuple[float, float],
-                 shortest_ramp_s: float, arm_dynamics: str = "not captured") -> list[str]:
+                 shortest_ramp_s: float, arm_dynamics: str = "not captured") -> list[Note]:
     """What the run's model leaves out: links whose FE loads do not balance (the robot's inertia differs from
     the mesh's), wrench components of ``joint_names`` that rigid-body mechanics cannot determine
     (``undetermined`` (n_joints, 6) bool), the loops' stiffness missing from the tool-point deflection, and a
@@ -46,36 +47,43 @@ def run_warnings(solutions: Mapping[str, LinkSolution], robot, joint_names, unde
     for name, sol in solutions.items():
         if sol.equilibrium_error > 1e-6:
             mesh_kg, robot_kg = sol.part.mass_properties().mass, robot.link(name).mass
-            warnings.append(f"link {name!r}: its FE loads do not balance its joint reaction (relative residual "
-                            f"{sol.equilibrium_error:.2g}); the robot's inertia of this link ({robot_kg:.4g} kg) "
-                            f"differs from its mesh ({mesh_kg:.4g} kg): use inertia_from_meshes=True or add the "
-                            f"difference as point masses")
+            warnings.append(Note(
+                f"link {name!r}: its FE loads do not balance its joint reaction (relative residual "
+                f"{sol.equilibrium_error:.2g}): the robot's inertia of this link ({robot_kg:.4g} kg) differs from "
+                f"its mesh ({mesh_kg:.4g} kg)", subject=name,
+                advice="where a link's inertia differs from its mesh: use inertia_from_meshes=True or add the "
+                       "difference as point masses"))
     warnings += discontinuity_warnings(solutions)
     if undetermined.any():
         names = [f"{n} ({', '.join(c for c, u in zip(WRENCH_COMPONENTS, row) if u)})"
                  for n, row in zip(joint_names, undetermined) if row.any()]
-        warnings.append("statically indeterminate loop loads: " + "; ".join(names) + ". Rigid-body mechanics "
-                        "cannot split these between the loop's joints; the links are loaded with the minimum-norm "
-                        "split, so stresses from them are indicative")
+        warnings.append(Note(
+            "statically indeterminate loop loads: " + "; ".join(names),
+            detail="rigid-body mechanics cannot split these between the loop's joints; the links are loaded with the "
+                   "minimum-norm split, so stresses from them are indicative",
+            advice="for the loops' load split, run the arm model (flexibility='arm'), which carries it through the "
+                   "links' compliance"))
     if has_loops and tool_point:
-        warnings.append("the tool-point deflection follows the spanning tree: the stiffness the loops add in "
-                        "parallel is not counted (the estimate is on the flexible side)")
+        warnings.append(Note("the tool-point deflection follows the spanning tree: the stiffness the loops add in "
+                             "parallel is not counted (the estimate is on the flexible side)"))
     arm_hz, arm_t = arm_mode
     if np.isfinite(arm_hz) and np.isfinite(shortest_ramp_s) and shortest_ramp_s < 3.0 / arm_hz:
         if arm_dynamics == "integrated":
-            warnings.append(f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of "
-                            f"the arm's lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): the arm "
-                            f"rings after it; the arm model integrates that ringing, so the peaks include it (see "
-                            f"each link's dynamic amplification); stiffen the arm or lengthen the ramp to reduce it")
+            warnings.append(Note(
+                f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of the arm's "
+                f"lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): the arm rings after it",
+                detail="the arm model integrates that ringing, so the peaks include it (see each link's dynamic "
+                       "amplification)", advice="to reduce the ringing, stiffen the arm or lengthen the ramp"))
         else:
-            warnings.append(f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of "
-                            f"the arm's estimated lowest mode ({arm_hz:.3g} Hz at the pose of t = {arm_t:.3g} s): "
-                            f"arm-level dynamics (payload swinging on the flexible chain) are not captured by the "
-                            f"per-link transient")
+            warnings.append(Note(
+                f"the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) is shorter than 3 periods of the arm's "
+                f"estimated lowest mode ({arm_hz:.3g} Hz at t = {arm_t:.3g} s)",
+                detail="arm-level dynamics (payload swinging on the flexible chain) are not captured by the per-link "
+                       "transient", advice="for arm-level dynamics, run the arm model (flexibility='arm')"))
     return warnings
 
 
-def arm_basis_warnings(cutoff_hz: Mapping[str, float], shortest_ramp_s: float) -> list[str]:
+def arm_basis_warnings(cutoff_hz: Mapping[str, float], shortest_ramp_s: float) -> list[Note]:
     """The arm model's warning when its superelements keep too few modes for the loads' fastest change: a ramp of
     duration T excites up to about 1/T [Hz], and the kept fixed-interface modes should reach twice that.
 
@@ -90,7 +98,7 @@ def arm_basis_warnings(cutoff_hz: Mapping[str, float], shortest_ramp_s: float) -
     f_ramp = 1.0 / shortest_ramp_s
     if cutoff_hz[link] >= 2.0 * f_ramp:
         return []
-    return [f"the arm model keeps fixed-interface modes only up to {cutoff_hz[link]:.4g} Hz in link {link!r}, "
-            f"while the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) excites up to ~{f_ramp:.3g} Hz: keep "
-            f"modes up to 2x that ({2 * f_ramp:.3g} Hz; raise n_modes), else that link's dynamics above "
-            f"{cutoff_hz[link]:.4g} Hz are only quasi-static"]
+    return [Note(f"the arm model keeps fixed-interface modes only up to {cutoff_hz[link]:.4g} Hz in link {link!r}, "
+                 f"while the shortest load ramp ({shortest_ramp_s * 1e3:.3g} ms) excites up to ~{f_ramp:.3g} Hz",
+                 subject=link, detail=f"that link's dynamics above {cutoff_hz[link]:.4g} Hz are only quasi-static",
+                 advice=f"keep modes up to 2x that ({2 * f_ramp:.3g} Hz): raise n_modes")]

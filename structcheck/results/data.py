@@ -126,6 +126,7 @@ class RunResult:
     summary: dict[str, Any]
     tool_point_deflection: np.ndarray | None = None
     arm_modes: Any = None
+    notes: tuple = ()  # the run's warnings (structcheck.notes.Note): summary['warnings'] holds their whole text
 
 
 def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:

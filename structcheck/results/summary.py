@@ -31,12 +31,14 @@ def plain(x):
     return x
 
 
-def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, failures: list[str], warnings: list[str],
+def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, failures: list[str], warnings: list,
                 timings: dict[str, float], t: np.ndarray, n_output_frames: int, duty=None) -> dict[str, Any]:
     """The summary of a run of ``study`` (a ``study.Study``): ``chain`` its ClosedChain (with the inertials
     used), ``rigid`` the rigid-body stage (``rigid.stage.RigidBody``) on the analysis grid ``t`` (n_t,) [s],
     ``links`` name -> LinkResult, ``tool`` the ``checks.ToolPointChecks`` (None without a tool point), the
-    checks the design fails ``failures`` (:func:`structcheck.checks.failures`; none: it passes), the run's ``warnings`` and ``timings`` [s]; ``duty`` the study's ``fatigue.duty.Duty``
+    checks the design fails ``failures`` (:func:`structcheck.checks.failures`; none: it passes), the run's
+    ``warnings`` (``structcheck.notes.Note`` or str; written whole) and ``timings`` [s]; ``duty`` the study's
+    ``fatigue.duty.Duty``
     (None: no fatigue; else a ``fatigue`` entry with the duty, method and the shortest life of the robot)."""
     vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
     tool_norm = np.linalg.norm(tool.deflection, axis=1) if tool is not None else None
@@ -69,7 +71,7 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, failures: l
                    "equilibrium_rel_error": float(max(eq_vals) if eq_vals else 0.0),
                    "rigid_body_equilibrium_rel_error": rigid.equilibrium,
                    **({"loop_closure_residual": rigid.loop_closure} if rigid.cuts else {})},
-        "warnings": warnings,
+        "warnings": [str(w) for w in warnings],
         "timings_s": {k: float(v) for k, v in timings.items()},
         "versions": versions(),
     }

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..notes import Note
 from .kinematics import (LinkKinematics, cross, cross_const, kinematics_blocks, new_kinematics, plan, rotate,
                          turn_z)
 
@@ -114,13 +115,14 @@ def mimic_loops(robot) -> tuple:
     for s, (mimics, joints) in loops.items():
         mask[sorted(joints)] = True
         names = [robot.joints[k].name for k in sorted(joints)]
-        warnings.append(
+        warnings.append(Note(
             f"mimic joint{'s' if len(mimics) > 1 else ''} {[robot.joints[k].name for k in mimics]} follow"
-            f"{'' if len(mimics) > 1 else 's'} {robot.joints[s].name!r} through a mechanism the model does not "
-            f"contain (URDF <mimic> gives neither the loop nor its geometry), so the loop's internal forces are not "
-            f"modelled: the torques are exact, but the wrenches of the joints {names} are those of an open tree "
-            f"(all six components flagged undetermined). For bearing loads, model the loop as a "
-            f"structcheck.ClosedChain with cut joints")
+            f"{'' if len(mimics) > 1 else 's'} {robot.joints[s].name!r} through a loop the model does not contain: "
+            f"the wrenches of {names} are an open tree's",
+            detail="URDF <mimic> gives neither the loop nor its geometry, so the loop's internal forces are not "
+                   "modelled: the torques are exact, but those joints' wrenches are flagged undetermined (all six "
+                   "components)",
+            advice="for a mimic loop's bearing loads, model the loop as a structcheck.ClosedChain with cut joints"))
     return mask, tuple(warnings)
 
 

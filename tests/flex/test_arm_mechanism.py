@@ -89,7 +89,7 @@ def test_a_weak_arm_is_a_structure_with_its_cantilever_frequency(side_m, payload
     assert f == pytest.approx([cantilever_hz(side_m, payload_kg)] * 2, rel=0.01)
 
 
-def test_the_weak_arm_runs_to_a_failing_verdict(tmp_path):
+def test_the_weak_arm_runs_to_a_failing_verdict(tmp_path, capsys):
     """20 mm, 60 kg through `structcheck run`: exit 1 (a verdict), not 2 (an input error); the summary names
     link1's safety factor as the failed check, and the arm's first mode is the cantilever's within 1%. Link1's
     root carries M g L = 60 * 9.81 * 0.7 = 412 N m statically: sigma = 6 M / h^3 = 309 MPa > 276 MPa yield, so
@@ -98,6 +98,10 @@ def test_the_weak_arm_runs_to_a_failing_verdict(tmp_path):
     script.write_text(SCRIPT)
     out = tmp_path / "out"
     assert main(["run", str(script), "--out", str(out), "--quiet", "--no-vtk"]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    assert "  fails: link 'link1': safety factor" in "\n".join(printed)
+    warned = [line for line in printed if line.startswith("warning: ")]
+    assert len(warned) == 3 and all(len(line) <= 200 for line in printed if "warning" in line or "->" in line)
     s = json.loads((out / "summary.json").read_text())
     assert s["passed"] is False
     assert any(f.startswith("link 'link1': safety factor") for f in s["failures"])

@@ -40,11 +40,11 @@ def test_averaged_peak_agrees_in_every_output(paper004_run):
 def test_discontinuity_warning_names_each_flagged_link(paper004_run):
     summary = paper004_run.summary
     flagged = {n for n, L in summary["links"].items() if L["stress_discontinuity"] > DISCONTINUITY_LIMIT}
-    warned = {w.split("'")[1] for w in summary["warnings"] if "Refine there" in w}
+    warned = {w.split("'")[1] for w in summary["warnings"] if "refine there" in w}
     assert warned == flagged
     for name in flagged:
         L = summary["links"][name]
-        (w,) = [w for w in summary["warnings"] if w.startswith(f"link {name!r}") and "Refine there" in w]
+        (w,) = [w for w in summary["warnings"] if w.startswith(f"link {name!r}") and "refine there" in w]
         x = ", ".join(f"{v:g}" for v in np.round(np.array(L["location_of_max_link_m"]) * 1e3, 2) + 0.0)
         assert f"({x}) mm in the link frame" in w and "from surface '" in w
         assert f"{100 * L['stress_discontinuity']:.0f}% above the nodal average" in w
