@@ -13,6 +13,9 @@ def __getattr__(name):
     lazy = {
         "MotionLaw": ("motion", "MotionLaw"),
         "Robot": ("model", "Robot"),
+        "Link": ("model.robot", "Link"),
+        "Joint": ("model.robot", "Joint"),
+        "PointMass": ("model.robot", "PointMass"),
         "Part": ("fe", "Part"),
         "Material": ("model", "Material"),
         "get_material": ("model", "get_material"),
@@ -24,6 +27,7 @@ def __getattr__(name):
         "PointForce": ("study", "PointForce"),
         "Payload": ("study", "Payload"),
         "run": ("study", "run"),
+        "load": ("results", "load"),
     }
     if name in lazy:
         import importlib

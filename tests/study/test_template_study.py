@@ -1,0 +1,34 @@
+"""The template study, studies/two_link_arm.py, copied alone into an empty folder and run from there: it needs no
+sibling module and no shipped mesh (its parts are built with gmsh), passes, and its loads are the statics of its
+own drawing.
+
+At t = 2 s both STEP motions are over (shoulder -30 deg, elbow +45 deg: the forearm 15 deg below horizontal) and
+the 50 N tool force is on, so the elbow holds, about its axis, the weights of the forearm (a 40 x 30 mm tube with
+3 mm walls, 6061-T6: m = rho (40 x 30 - 34 x 24) mm^2 L) and of the 5 kg payload, and the tool force:
+|tau| = cos 15 deg (g (m L/2 + 5 kg L) + 50 N L), L = 0.3 m."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from structcheck.cli import main
+from structcheck.results import load
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "studies" / "two_link_arm.py"
+
+
+def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(tmp_path, monkeypatch):
+    script = Path(shutil.copy(TEMPLATE, tmp_path / "my_arm.py"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(script), "--quiet", "--no-vtk"]) == 0
+    res = load(tmp_path / "results" / "two_link_arm")
+    assert res.summary["passed"] is True
+    L = 0.3
+    m = 2700.0 * (0.040 * 0.030 - 0.034 * 0.024) * L
+    assert res.summary["links"]["fore"]["mass_kg"] == pytest.approx(m, rel=1e-9)
+    tau = np.cos(np.radians(15.0)) * (9.81 * (m * L / 2 + 5.0 * L) + 50.0 * L)
+    assert res.joints["time_s"][-1] == 2.0
+    assert abs(res.joints["tau_elbow"][-1]) == pytest.approx(tau, rel=1e-9)
