@@ -230,9 +230,25 @@ def _run_options() -> argparse.ArgumentParser:
     return common
 
 
+DESCRIPTION = """Robot-arm structural checks: the joint loads of a motion, transient finite elements of every
+link, stress, deflection and fatigue against the materials' limits, results for ParaView."""
+EPILOG = """examples:
+  structcheck run studies/two_link_arm.py --out results/arm     run a study; exit 1 if the design fails
+  structcheck run studies/two_link_arm.py --set wall_mm=2       a variant (a parameter of the study's build())
+  structcheck compare results/base results/thin --tolerance 2   gate a design change; exit 1 on a regression
+  structcheck info STUDY.py                                     links, masses, meshes, lowest frequencies
+
+exit status: 0 pass, 1 the design fails (or regresses, or a check fails), 2 bad input (one line, no traceback;
+--traceback shows it)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     common = _traceback_option()
-    p = argparse.ArgumentParser(prog="structcheck", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="structcheck", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"structcheck {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", parents=[common, _run_options()], help="run a study script; writes a results folder")
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
@@ -267,7 +283,23 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("study")
     i.add_argument("--set", action="append", metavar="NAME=VALUE")
     i.set_defaults(func=_cmd_info)
+    k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
+    k.add_argument("--clear", action="store_true", help="remove every cached mesh")
+    k.set_defaults(func=_cmd_cache)
     return p
+
+
+def _cmd_cache(args) -> int:
+    from .cache import cache_dir, cache_entries, clear_cache
+
+    if args.clear:
+        print(f"removed {clear_cache() / 1e6:.1f} MB from {cache_dir()}")
+        return EXIT_OK
+    entries = cache_entries()
+    print(f"mesh cache {cache_dir()}: {len(entries)} entries, {sum(s for _, s in entries) / 1e6:.1f} MB")
+    for name, size in entries:
+        print(f"  {name:<60} {size / 1e6:8.1f} MB")
+    return EXIT_OK
 
 
 def _guarded(fn: Callable[[], int], debug: bool, prog: str) -> int:
