@@ -192,13 +192,15 @@ def _cmd_info(args) -> int:
     for name, L in summary["links"].items():
         print(f"{name:<12} {L['material']:<8} {L['mass_kg']:9.3f} {L['n_nodes']:7d} {L['n_elements']:8d} "
               f"{L['lowest_frequency_hz']:9.1f}")
-    arm = summary.get("arm_lowest_mode_hz")
-    if arm is not None and arm == arm:
-        print(f"arm's estimated lowest mode at home (Rayleigh quotient of the chained link compliances, "
-              f"payload included): {arm:.1f} Hz")
     from .flex.stage import arm_info
 
-    arm = arm_info(study)
+    # one lowest-mode figure, from the model the study runs: the arm model's assembled modes, else the per-link
+    # model's estimate (two different figures one after the other read as a contradiction)
+    arm = arm_info(study) if study.flexibility == "arm" else None
+    estimate = summary.get("arm_lowest_mode_hz")
+    if arm is None and estimate is not None and estimate == estimate:
+        print(f"arm's lowest mode at home, per-link model's estimate (Rayleigh quotient of the chained link "
+              f"compliances, payload included): {estimate:.1f} Hz")
     if arm is not None:
         print(f"arm model at home (links as superelements, {study.n_modes} fixed-interface modes each, payload "
               f"{'masses included' if study.payloads else 'forces carry no mass'}): "
