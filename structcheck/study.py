@@ -450,9 +450,9 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     solutions = link_solutions(study, prep.fe_links, bases, loads, t, not use_arm, clock, progress)
     arm = None
     if use_arm:
-        with _bar(progress, 1, "arm model (superelements, transient, stresses)") as bar, clock("arm"):
-            arm = arm_stage(study, prep.chain, body, loads, solutions, t, rigid.point_forces)
-            bar.update()
+        with _bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
+            arm = arm_stage(study, prep.chain, body, loads, solutions, t, rigid.point_forces,
+                            bar if progress else None)
     link_model = solutions
     solutions = arm.solutions if arm else solutions
     with clock("fatigue"):

@@ -76,15 +76,16 @@ def payload_masses(tree, payloads, parts=None) -> tuple:
     return tuple(out)
 
 
-def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
+def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=(), on_done=None) -> dict:
     """Superelements of every link: interfaces at its joints (a closed chain's cut joints too; ``robot`` a Robot
     or ClosedChain) and the base's ``ground``, and at the surfaces of ``attached`` masses, ``n_modes``
     fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches).
-    The links are reduced as many at a time as the process has cores (:func:`structcheck.pool.map_in_threads`)."""
+    The links are reduced as many at a time as the process has cores (:func:`structcheck.pool.map_in_threads`;
+    ``on_done(link)`` as each is done)."""
     ifs = link_interfaces(robot, parts, attached)
     ext = external_loads(loads)
     ses = map_in_threads(lambda n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]),
-                         list(parts), weight=lambda n: parts[n].n_dofs)
+                         list(parts), weight=lambda n: parts[n].n_dofs, on_done=on_done)
     return dict(zip(parts, ses))
 
 
@@ -100,31 +101,49 @@ def rigid_link_loads(tree, dynamics, gravity, point_forces, elastic) -> dict:
             if n not in elastic and n != tree.base}
 
 
+def _progress(bar, n_steps: int):
+    """(step(*_), on_segment(n_segments)) advancing ``bar`` (None: both do nothing): ``n_steps`` counted steps, and
+    the segments added to its total on the first segment's report."""
+    if bar is None:
+        return (lambda *_: None), None
+    bar.reset(total=n_steps)
+
+    def on_segment(n_segments):
+        if bar.total == n_steps:
+            bar.total = n_steps + n_segments
+        bar.update()
+
+    return (lambda *_: bar.update()), on_segment
+
+
 def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarray,
-              point_forces: dict | None = None) -> ArmStage:
+              point_forces: dict | None = None, bar=None) -> ArmStage:
     """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
     ``study.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the study's ClosedChain
     (an open robot has no cuts), ``body`` the rigid-body stage (``RigidBody``), ``loads`` link -> LinkLoads on
     ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium residuals are kept),
-    ``point_forces`` point -> (n_t, 3) [N, world] (the loads of links without a Part)."""
+    ``point_forces`` point -> (n_t, 3) [N, world] (the loads of links without a Part); ``bar`` a tqdm progress bar
+    (or None) counting the links' superelements, the frozen segments and the links' stress histories."""
     # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
     # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
     # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
     # histories run in threads of their own (fe.response).
     with single_thread_blas():
-        return _arm_stage(study, chain, body, loads, link_solutions, t, point_forces)
+        return _arm_stage(study, chain, body, loads, link_solutions, t, point_forces, bar)
 
 
-def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces) -> ArmStage:
+def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces, bar=None) -> ArmStage:
     tree = chain.tree
     parts = {n: study.parts[n] for n in loads}
     attached = payload_masses(tree, study.payloads, parts)
     clock = time.perf_counter()
-    ses = reduce_study_links(chain, parts, loads, study.n_modes, attached)
+    step, on_segment = _progress(bar, 2 * len(parts))
+    ses = reduce_study_links(chain, parts, loads, study.n_modes, attached, on_done=step)
     timings = {"arm_superelements": time.perf_counter() - clock}
     ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, study.gravity, point_forces, parts)}
     options = dict(joint_stiffness=dict(study.joint_stiffness), attached=attached,
-                   max_joint_change=study.arm_max_joint_change, rigid_inertials=body.dynamics.inertials)
+                   max_joint_change=study.arm_max_joint_change, rigid_inertials=body.dynamics.inertials,
+                   on_segment=on_segment)
     if study.quasi_static:  # K(q) x = f(t): the same loads, no elastic inertia
         tr = arm_static(chain, ses, t, body.q, ext, **options)
     else:
@@ -134,7 +153,7 @@ def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces) -> Ar
     solutions = dict(zip(ses, map_in_threads(
         lambda n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n],
                                  None if study.quasi_static else tr.z_static[n]),
-        list(ses), weight=lambda n: ses[n].part.n_dofs)))
+        list(ses), weight=lambda n: ses[n].part.n_dofs, on_done=step)))
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None
     if study.tool_point:

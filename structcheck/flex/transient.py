@@ -112,7 +112,7 @@ def reduced_loads(superelements: dict, loads: dict) -> dict:
 
 def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, joint_stiffness: dict | None = None,
                   attached=(), max_joint_change: float = 0.05, n_frequencies: int = 6,
-                  rigid_inertials=None) -> ArmTransient:
+                  rigid_inertials=None, on_segment=None) -> ArmTransient:
     """Elastic response of the assembled arm along the motion (module doc).
 
     ``robot`` a Robot or a ClosedChain; ``t`` (n_t,) [s] increasing; ``q`` (n_t, n_coords) the tree's joint
@@ -120,14 +120,16 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
     joint wrenches; a rigid link's F is (6, k), see :func:`reduced_loads`); ``damping`` modal ratio of the
     assembled modes, a number or a function of omega (m,) [rad/s]; ``joint_stiffness``, ``attached``,
     ``rigid_inertials`` as for :func:`~structcheck.flex.assembly.assemble_arm`; ``max_joint_change`` [rad or m]
-    the frozen-pose criterion."""
+    the frozen-pose criterion; ``on_segment(n_segments)`` is called as each frozen segment is done (progress)."""
     assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
                        rigid_inertials=rigid_inertials)
-    return _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies, False)
+    return _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies, False,
+                         on_segment)
 
 
 def arm_static(robot, superelements: dict, t, q, loads: dict, joint_stiffness: dict | None = None, attached=(),
-               max_joint_change: float = 0.05, n_frequencies: int = 6, rigid_inertials=None) -> ArmTransient:
+               max_joint_change: float = 0.05, n_frequencies: int = 6, rigid_inertials=None,
+               on_segment=None) -> ArmTransient:
     """Quasi-static response of the assembled arm along the motion (no elastic inertia): K(q) x = f(t) at every
     sample, f the same loads as :func:`arm_transient` takes (the rigid motion's inertial body loads included:
     d'Alembert), K at the frozen poses of ``max_joint_change``. One Cholesky factorization per frozen pose solves
@@ -135,11 +137,12 @@ def arm_static(robot, superelements: dict, t, q, loads: dict, joint_stiffness: d
     frequencies (to judge whether quasi-static is justified). Arguments as for :func:`arm_transient`."""
     assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
                        rigid_inertials=rigid_inertials)
-    return _along_motion(assemble, superelements, t, q, loads, 0.0, max_joint_change, n_frequencies, True)
+    return _along_motion(assemble, superelements, t, q, loads, 0.0, max_joint_change, n_frequencies, True,
+                         on_segment)
 
 
 def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies,
-                  static) -> ArmTransient:
+                  static, on_segment=None) -> ArmTransient:
     """The segment loop of :func:`arm_transient` and :func:`arm_static`; ``assemble(q)`` the ArmModel at q."""
     t = np.asarray(t, float)
     q = np.atleast_2d(np.asarray(q, float))
@@ -164,6 +167,8 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
             x_all[a:b + 1] = x
             q_ref.append(q_mid)
             freqs.append(omega[:n_frequencies] / (2 * np.pi))
+            if on_segment is not None:
+                on_segment(len(starts) - 1)
     return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs),
                         z_static=z_static)
 
