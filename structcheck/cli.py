@@ -244,6 +244,27 @@ exit status: 0 pass, 1 the design fails (or regresses, or a check fails), 2 bad 
 --traceback shows it)."""
 
 
+class _StudyHelp(argparse.Action):
+    """-h/--help of a command that takes a study script: the command's help, then the study's own description and
+    build() parameters with their defaults and types, read from the script without running it."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help="show this help and, after STUDY, the study's parameters; exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .scripthelp import parameters_help
+
+        parser.print_help()
+        study = getattr(namespace, "study", None)
+        if study:
+            try:
+                print("\n" + parameters_help(study))
+            except InputError as exc:
+                print(f"\n{parser.prog}: {exc}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -252,7 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"structcheck {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", parents=[common, _run_options()], help="run a study script; writes a results folder")
+    r = sub.add_parser("run", parents=[common, _run_options()], help="run a study script; writes a results folder",
+                       add_help=False)
+    r.add_argument("-h", "--help", action=_StudyHelp)
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
     r.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
     r.set_defaults(func=_cmd_run)
@@ -281,7 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--case", action="append", help="run only this case (repeatable)")
     v.add_argument("--quick", action="store_true", help="coarser meshes, same tolerances (seconds, not minutes)")
     v.set_defaults(func=_cmd_verify)
-    i = sub.add_parser("info", parents=[common], help="links, masses, mesh sizes and lowest frequencies of a study")
+    i = sub.add_parser("info", parents=[common], help="links, masses, mesh sizes and lowest frequencies of a study",
+                       add_help=False)
+    i.add_argument("-h", "--help", action=_StudyHelp)
     i.add_argument("study")
     i.add_argument("--set", action="append", metavar="NAME=VALUE")
     i.set_defaults(func=_cmd_info)
@@ -338,10 +363,12 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     where = getattr(build, "__globals__", None) or vars(sys.modules["__main__"])
     script = where.get("__file__") or "study"
     prog = Path(sys.argv[0]).name if argv is None else Path(script).name
-    doc = (where.get("__doc__") or "").strip().splitlines()
-    build_doc = (getattr(build, "__doc__", None) or "").strip().splitlines()
-    ap = argparse.ArgumentParser(prog=prog, description=doc[0] if doc else None,
-                                 epilog=f"build(): {build_doc[0]}" if build_doc else None,
+    def paragraph(text):  # the first paragraph, whole (a first line alone can stop mid-sentence), plain text
+        return " ".join(inspect.cleandoc(text or "").split("\n\n")[0].split()).replace("``", "") or None
+
+    build_doc = paragraph(getattr(build, "__doc__", None))
+    ap = argparse.ArgumentParser(prog=prog, description=paragraph(where.get("__doc__")),
+                                 epilog=f"build(): {build_doc}" if build_doc else None,
                                  parents=[_run_options(), _traceback_option()])
     defaults = {}
     if build is not None:
@@ -355,8 +382,9 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
                 ap.add_argument(opt, dest=name, action=argparse.BooleanOptionalAction, default=d)
             else:
                 kind = type(d) if isinstance(d, (int, float, str)) else _json_or_str
+                shown = type(d).__name__ if d is not None else "JSON or text"
                 ap.add_argument(opt, dest=name, type=kind, default=d, required=par.default is par.empty,
-                                metavar=name.upper(), help=f"build() parameter {name} (default {d!r})")
+                                metavar=name.upper(), help=f"build() parameter {name} (default {d!r}, {shown})")
     try:
         args = ap.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage error

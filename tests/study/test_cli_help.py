@@ -36,3 +36,42 @@ def test_cache_lists_and_clears(tmp_path, monkeypatch, capsys):
     assert f"mesh cache {tmp_path}: 1 entries, 2.0 MB" in out and "paper004-wall5mm-abc" in out
     assert main(["cache", "--clear"]) == 0
     assert "removed 2.0 MB" in capsys.readouterr().out and list(tmp_path.iterdir()) == []
+
+
+SCRIPT = '''"""A study that must not be run to show its help: its parameters are read from the source.
+
+More about it."""
+raise RuntimeError("imported")
+
+
+def build(side_mm=20.0, payload_kg=60, name="arm", flexible=True, *, mesh_dir=""):
+    """The arm of ``side_mm`` [mm] square section carrying ``payload_kg`` [kg], a sentence that goes on past the
+    first line of the docstring."""
+'''
+
+
+@pytest.mark.parametrize("command", ["run", "info"])
+def test_study_help_lists_parameters_without_running_the_script(tmp_path, capsys, command):
+    path = tmp_path / "arm.py"
+    path.write_text(SCRIPT)
+    assert main([command, str(path), "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "A study that must not be run to show its help" in out and "More about it" not in out
+    assert "build(): The arm of side_mm [mm] square section carrying payload_kg [kg], a sentence that goes on " \
+           "past the first line of the docstring." in out
+    for line in ("side_mm     default 20.0  (float)", "payload_kg  default 60  (int)", "name        default 'arm'  (str)",
+                 "flexible    default True  (bool)", "mesh_dir    default ''  (str)"):
+        assert line in out
+
+
+def test_study_script_help_epilog_is_the_whole_first_paragraph(capsys):
+    from structcheck.cli import main_for_study
+
+    def build(wall_mm=3.0):
+        """The arm with walls of ``wall_mm`` [mm], a sentence long enough to go on
+        past its first line."""
+
+    assert main_for_study(build, ["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "build(): The arm with walls of wall_mm [mm], a sentence long enough to go on past its first line." in out
+    assert "--wall-mm WALL_MM build() parameter wall_mm (default 3.0, float)" in out
