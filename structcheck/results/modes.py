@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .data import RunResult
-from .paraview import VTK_QUADRATIC_TETRA, VTK_TETRA, _write_pvd, _write_vtu
+from .vtu import VTK_QUADRATIC_TETRA, VTK_TETRA, write_pvd, write_vtu
 from .vtkhdf import write_vtkhdf_collection, write_vtkhdf_series
 
 
@@ -56,9 +56,9 @@ def write_mode_shapes(run: RunResult, folder: Path, vtk_format: str = "hdf") -> 
             continue
         for k in range(n_modes):
             fname = f"vtk/modes/{name}_mode{k + 1}.vtu"
-            _write_vtu(folder / fname, points, link.cells, {"mode_shape": shapes[k]},
+            write_vtu(folder / fname, points, link.cells, {"mode_shape": shapes[k]},
                        field_data={f: v[k].item() for f, v in field_data.items()})
             entries.append((k + 1, part, name, fname))
     if vtk_format == "hdf":
         return write_vtkhdf_collection(folder / "modes.vtkhdf", blocks)
-    return _write_pvd(folder / "modes.pvd", sorted(entries))
+    return write_pvd(folder / "modes.pvd", sorted(entries))
