@@ -30,8 +30,10 @@ import numpy as np
 
 from ..errors import InputError
 from .counting import Cycles, rainflow_cycles
+from ..fe.stress import von_mises
 from .criteria import normal_stress_weights, plane_normals, signed_von_mises, stress_norm
 from .meanstress import MEAN_STRESS_METHODS, beyond_ultimate, check_method, equivalent_amplitude
+from .refine import loss_bound, plane_histories, refine_normals, refinement_radii
 from .sn import SNCurve, get_sn_curve
 
 METHODS = ("critical_plane", "signed_von_mises")
@@ -178,22 +180,104 @@ class _Extremes:
     once per node: the safety-factor cap's pass and the counting pass (and a widened count) need them for the
     same nodes, and forming the histories is most of each pass's cost. A node's values are those of
     :func:`_extremes` of the chunk it was first requested in, and every pass then sees those very bits (BLAS
-    may round a node's products in the last bit differently within another chunk's product)."""
+    may round a node's products in the last bit differently within another chunk's product).
 
-    def __init__(self, S, weights):
+    With ``refine`` (a :class:`_Refinement`), each node also has ``n_crit`` refined planes (:mod:`.refine`) after
+    the grid's, computed once, when a pass first asks for the node at a scale ``reach`` that some plane off the
+    grid may reach (:meth:`_Refinement.gate`); until then (and where no refined plane beats the grid) their
+    extremes are 0, which no screening counts."""
+
+    def __init__(self, S, weights, refine: "_Refinement | None" = None):
         n_planes = 1 if weights is None else len(weights)
-        self.S, self.weights = S, weights
+        self.S, self.weights, self.refine = S, weights, refine
         self.hi = np.empty((S.shape[1], n_planes))
         self.lo = np.empty((S.shape[1], n_planes))
         self.known = np.zeros(S.shape[1], bool)
+        n_ref = 0 if refine is None else refine.n_crit
+        self.ref_normals = np.zeros((S.shape[1], n_ref, 3))
+        self.ref_hi, self.ref_lo = np.zeros((S.shape[1], n_ref)), np.zeros((S.shape[1], n_ref))
+        self.ref_known = np.zeros(S.shape[1], bool)
 
-    def __call__(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(hi, lo), each (len(idx), n_planes), of the nodes ``idx``."""
+    def __call__(self, idx: np.ndarray, reach: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(hi, lo), each (len(idx), n_planes), of the nodes ``idx``; with ``reach`` (and a refinement), each
+        (len(idx), n_planes + n_crit): the refined planes appended, refined for the nodes that may need them."""
         miss = idx[~self.known[idx]]
         if miss.size:
             self.hi[miss], self.lo[miss] = _extremes(self.S[:, miss], self.weights)
             self.known[miss] = True
-        return self.hi[idx], self.lo[idx]
+        if reach is None or self.refine is None:
+            return self.hi[idx], self.lo[idx]
+        miss = idx[~self.ref_known[idx]]
+        miss = miss[self.refine.gate(self.S[:, miss], self.hi[miss], self.lo[miss]) <= reach]
+        if miss.size:
+            n, h, l = self.refine(self.S[:, miss], self.hi[miss], self.lo[miss])
+            self.ref_normals[miss], self.ref_hi[miss], self.ref_lo[miss] = n, h, l
+            self.ref_known[miss] = True
+        return (np.concatenate([self.hi[idx], self.ref_hi[idx]], 1),
+                np.concatenate([self.lo[idx], self.ref_lo[idx]], 1))
+
+    def histories(self, idx: np.ndarray) -> np.ndarray:
+        """Counted histories (n_t, len(idx), n_planes [+ n_crit]) [Pa] of the nodes ``idx``, the planes of
+        :meth:`__call__` with a ``reach``."""
+        h = _histories(self.S[:, idx], self.weights)
+        if self.refine is None:
+            return h
+        k, n_ref = len(idx), self.ref_normals.shape[1]
+        node = np.repeat(np.arange(k), n_ref)
+        ref = plane_histories(self.S[:, idx], node, self.ref_normals[idx].reshape(-1, 3)).reshape(-1, k, n_ref)
+        return np.concatenate([h, ref], 2)
+
+    def normal(self, node: int, plane: int) -> np.ndarray:
+        """Unit normal (3,) of plane ``plane`` (a grid index, or grid size + j for refined plane j) of ``node``."""
+        G = len(self.refine.grid)
+        return self.refine.grid[plane] if plane < G else self.ref_normals[node, plane - G]
+
+
+class _Refinement:
+    """The critical plane's refinement (:mod:`.refine`) for one S-N curve and mean-stress correction: the grid,
+    the refinement radii and the criteria maximized (the largest cycle's equivalent amplitude at scale 1 and, where
+    it ranks planes differently - Goodman, Gerber - with a design life, the inverse of its :func:`cap_scale`)."""
+
+    def __init__(self, grid, step_deg, curve: SNCurve, mean_stress: str, design_life: float | None):
+        self.grid, self.curve, self.mean_stress, self.design_life = grid, curve, mean_stress, design_life
+        self.radii = refinement_radii(step_deg)
+        self.two = design_life is not None and curve.quantity != "range" and mean_stress in ("goodman", "gerber")
+        self.n_crit = 2 if self.two else 1
+
+    def scores(self, hi, lo) -> np.ndarray:
+        """Criteria (..., n_crit) of planes with normal-stress extremes ``hi``, ``lo`` (...) [Pa]; larger is worse."""
+        R, mid = hi - lo, 0.5 * (hi + lo)
+        c = self.curve
+        if c.quantity == "range":
+            return R[..., None]
+        if self.mean_stress == "none" or c.ultimate_strength is None:
+            return 0.5 * R[..., None]
+        e = equivalent_amplitude(0.5 * R, mid, c.ultimate_strength, self.mean_stress)
+        if not self.two:
+            return e[..., None]
+        with np.errstate(divide="ignore"):
+            f = 1.0 / cap_scale(R, hi, mid, c, self.mean_stress, self.design_life)
+        return np.stack([e, f], -1)
+
+    def gate(self, s, hi, lo) -> np.ndarray:
+        """Lower bound (k,) of :func:`onset_scale` over every plane off the grid of nodes with stress histories
+        ``s`` (n_t, k, 6) and grid extremes ``hi``, ``lo`` (k, G) [Pa]: the range is below max R / (1 - loss_0)
+        (:mod:`.refine`), and within rho_0 of a grid plane the largest and smallest normal stress move by at
+        most (l1 - l3) sin(rho_0) <= sqrt(2) |dev S|_F sin(rho_0) (the normal stress's slope in the angle is
+        at most l1 - l3)."""
+        if not len(hi):
+            return np.zeros(0)
+        widen = 2.0 / np.sqrt(3.0) * von_mises(s).max(0) * np.sin(self.radii[0])  # sqrt(2) sqrt(2/3) vM
+        R = (hi - lo).max(1) / (1.0 - loss_bound(self.radii[0]))
+        return onset_scale(R, hi.max(1) + widen, (0.5 * (hi + lo)).max(1) + widen, self.curve, self.mean_stress)
+
+    def __call__(self, s, hi, lo):
+        """Refined normals (k, n_crit, 3) and their extremes (k, n_crit) of nodes (:func:`.refine.refine_normals`);
+        0 extremes where the grid is not beaten."""
+        n, h, l = refine_normals(s, self.grid, hi, lo, self.scores, self.radii)
+        better = self.scores(h, l)[..., np.arange(self.n_crit), np.arange(self.n_crit)] \
+            > self.scores(hi, lo).max(1)
+        return np.where(better[..., None], n, 0.0), np.where(better, h, 0.0), np.where(better, l, 0.0)
 
 
 def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf,
@@ -273,7 +357,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
     step = max(1, _CHUNK // (n_t * n_planes))
     for start in range(0, len(cand), step):
         idx = cand[start:start + step]
-        hi, lo = extremes(idx)  # (k, p)
+        hi, lo = extremes(idx, reach)  # (k, p): the grid's planes and the refined ones
         onset = onset_scale(hi - lo, hi, 0.5 * (hi + lo), curve, mean_stress)
         later = onset[onset > scale]
         if later.size:
@@ -281,7 +365,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
         # pairs that may be counted: onset within the safety factor's scale, or within 1 for the damage
         kk, qq = np.nonzero(onset <= (max(scale, 1.0) if prune else scale))  # (node in chunk, plane)
         R, M, mid, o = (hi - lo)[kk, qq], hi[kk, qq], 0.5 * (hi + lo)[kk, qq], onset[kk, qq]
-        h = _histories(S[:, idx], weights) if kk.size else None  # (n_t, k, p), only where pairs may be counted
+        h = extremes.histories(idx) if kk.size else None  # (n_t, k, p), only where pairs may be counted
         n_ub = _reversal_bound(h[:, kk, qq]) if kk.size else np.zeros(0, int)
         take = o <= scale
         if design_life is not None and np.isfinite(scale):
@@ -370,7 +454,7 @@ def _as_history(stress_history) -> np.ndarray:
 def fatigue_life(stress_history, material, *, method: str = "critical_plane", mean_stress: str | None = None,
                  surface_factor: float = 1.0, design_life_cycles: float | None = None,
                  plane_step_deg: float = 10.0, screening: bool = True,
-                 safety_factor_cap: float = np.inf) -> FatigueResult:
+                 safety_factor_cap: float = np.inf, refine: bool = True) -> FatigueResult:
     """Fatigue damage and life of every node under a duty cycle repeated.
 
     Parameters
@@ -432,7 +516,9 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     # is beyond the cap, can have a smaller factor. The loop widens further only if the cap was not reached.
     # Pairs with onset <= 1 whose damage cannot be their node's largest are skipped (_dominated).
     scale, sf, sf_node = (0.0 if screening else np.inf), None, None
-    extremes = _Extremes(S, weights)  # each node's, formed once for every pass
+    refinement = (_Refinement(normals, plane_step_deg, curve, mean_stress, design_life_cycles)
+                  if refine and normals is not None else None)
+    extremes = _Extremes(S, weights, refinement)  # each node's, formed once for every pass
     if screening and design_life_cycles is not None:
         cap = _safety_factor_cap(S, weights, curve, mean_stress, float(design_life_cycles), node_onset,
                                  float(safety_factor_cap), extremes)
@@ -466,7 +552,8 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         gp = mine[np.argmax(d_pair[mine])]
         rows = table.pair == gp
         cycles = Cycles(table.rng[rows], table.mean[rows], table.count[rows])
-        normal = None if normals is None else normals[table.pair_plane[gp]]
+        normal = None if normals is None else (extremes.normal(g, table.pair_plane[gp]) if refinement
+                                               else normals[table.pair_plane[gp]])
     else:
         g, cycles, normal = int(np.argmax(P)), empty, None
     return FatigueResult(damage, life_from_damage(damage), g, normal, cycles, static, node_onset > 1.0, curve,
