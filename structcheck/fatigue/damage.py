@@ -4,7 +4,8 @@ Per node and candidate plane (critical-plane method) or per node (signed von Mis
 duty cycle is rainflow-counted as a periodic series; each cycle (S_a, S_m) becomes an equivalent fully
 reversed amplitude S_ar (mean-stress correction; the range itself for welded detail categories) and
 contributes n_i / N(S_ar,i) to the damage (Palmgren-Miner). The node's damage per duty cycle is the largest
-over its planes; its life is 1 / D duty cycles.
+over its planes - the grid's and, for the nodes some plane off the grid may damage (a bound on every such
+plane's onset, :class:`_Refinement`), the refined planes of :mod:`.refine`; its life is 1 / D duty cycles.
 
 Screening: a (node, plane) history with range R, maximum M and midrange (max + min) / 2 = mid is scaled by x.
 Every cycle of it has S_a <= x R / 2, S_max <= x M and S_m <= x M - S_a, so its equivalent
@@ -42,7 +43,10 @@ _BLOCK = 131_072  # floats of one block of time samples of it (1 MB, half an L2 
 
 
 def miner_damage(cycles: Cycles, curve: SNCurve, mean_stress: str = "goodman") -> float:
-    """Palmgren-Miner damage sum_i n_i / N_i [-] of counted ``cycles`` [Pa] on ``curve``."""
+    """Palmgren-Miner damage sum_i n_i / N_i [-] of counted ``cycles`` [Pa] on ``curve``, with the mean-stress
+    correction ``mean_stress`` (use ``"none"`` for a detail category's ranges). With the cycles of
+    :func:`.counting.rainflow_cycles` (periodic by default) of a uniaxial history, the damage per duty cycle that
+    :func:`fatigue_life` gives it."""
     return float(np.sum(_cycle_damage(cycles.range, cycles.mean, cycles.count, curve, mean_stress)))
 
 
@@ -280,6 +284,18 @@ class _Refinement:
         return np.where(better[..., None], n, 0.0), np.where(better, h, 0.0), np.where(better, l, 0.0)
 
 
+def critical_plane_normals(s, curve: SNCurve, mean_stress: str, design_life: float | None = None,
+                           step_deg: float = 10.0) -> np.ndarray:
+    """The planes :func:`fatigue_life` counts for one node of stress history ``s`` (n_t, 6) [Pa]: the unit normals
+    (m, 3) of the grid (:func:`.criteria.plane_normals`) then its refined planes that beat the grid
+    (:mod:`.refine`)."""
+    grid = plane_normals(step_deg)
+    s = np.asarray(s, float)[:, None]
+    hi, lo = _extremes(s, normal_stress_weights(grid))
+    n, h, l = _Refinement(grid, step_deg, curve, mean_stress, design_life)(s, hi, lo)
+    return np.concatenate([grid, n[0][h[0] - l[0] > 0]])
+
+
 def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf,
                        extremes: _Extremes | None = None) -> float:
     """The smallest :func:`cap_scale` over every (node, plane) pair, visiting nodes in increasing onset and
@@ -461,12 +477,13 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     ----------
     stress_history : (n_t, n_nodes, 6) or (n_t, 6) array [Pa]
         One duty cycle of stress vectors [xx, yy, zz, yz, xz, xy], time-first; the cycle repeats, so the
-        history is counted as periodic (:func:`~structcheck.fatigue.counting.rainflow_cycles`).
+        history is counted as periodic (:func:`~structcheck.fatigue.counting.rainflow_cycles`, whose default
+        it is; ``periodic=False`` there counts a one-off pass instead).
     material : str, Material or SNCurve
         A shipped material name, a :class:`structcheck.model.Material` (by name), a detail category
         (``"EC3-71"``) or an :class:`SNCurve`.
-    method : ``"critical_plane"`` (normal stress on the planes of :func:`plane_normals`) or
-        ``"signed_von_mises"`` (misses non-proportional loading).
+    method : ``"critical_plane"`` (normal stress on the planes of :func:`plane_normals`, refined around the
+        worst ones, :mod:`.refine`) or ``"signed_von_mises"`` (misses non-proportional loading).
     mean_stress : ``"goodman"``, ``"gerber"``, ``"swt"``, ``"none"``; default ``"goodman"`` for base-material
         curves and ``"none"`` for detail categories (stress ranges, which take no correction).
     surface_factor : Marin factors k_a k_b ... (or Eurocode k_s) multiplying every stress of the S-N curve.
@@ -474,7 +491,11 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         history (amplitudes and means) at which the shortest life equals it. ``inf`` when no scale up to
         2^200 damages any node. Where the life jumps from below the design life to infinite at an endurance
         limit, the factor is the jump (the scale at which the first cycle reaches the limit).
-    plane_step_deg : angular step of the plane grid (10 deg: 206 planes, amplitude within 1.5 %).
+    plane_step_deg : angular step of the plane grid (10 deg: 206 planes, which alone find the largest range of
+        the normal stress within 2 sin^2(d / sqrt 2) = 3.0 %, for any history); the refinement then finds it within 0.1 %
+        (0.04 % from the 10 deg grid) for any history, and counts the refined planes of largest equivalent
+        amplitude (and, with a design life and Goodman or Gerber, of smallest :func:`cap_scale`) with the grid's.
+    refine : refine the planes (default); ``False`` counts the grid's planes only.
     screening : skip (node, plane) pairs that cannot be damaged (module docstring); ``False`` counts every
         pair, for verification only.
     safety_factor_cap : a known upper bound of the safety factor of a larger set these nodes belong to (the

@@ -49,7 +49,7 @@ def random_field(n_t=96, n_nodes=150, level=18 * MPa, seed=0):
 def test_rainflow_reproduces_astm_e1049_example():
     # ASTM E1049-85 (2011) Fig. 6 / X1: history -2, 1, -3, 5, -1, 3, -4, 4, -2 counts
     # range 3: 0.5, 4: 1.5, 6: 0.5, 8: 1.0, 9: 0.5 (the table the rainflow package reproduces in its docs).
-    c = rainflow_cycles([-2, 1, -3, 5, -1, 3, -4, 4, -2])
+    c = rainflow_cycles([-2, 1, -3, 5, -1, 3, -4, 4, -2], periodic=False)  # a one-off, as in the standard
     table = {r: c.count[c.range == r].sum() for r in np.unique(c.range)}
     assert table == {3: 0.5, 4: 1.5, 6: 0.5, 8: 1.0, 9: 0.5}
     assert c.count.sum() == 4.0
@@ -61,7 +61,7 @@ def test_periodic_count_is_the_steady_state_of_the_repeated_history():
     # Counting K repetitions minus K - 1 repetitions leaves exactly one steady-state period.
     x = np.random.default_rng(3).normal(size=40)
     one = rainflow_cycles(x, periodic=True)
-    a, b = rainflow_cycles(np.tile(x, 12)), rainflow_cycles(np.tile(x, 11))
+    a, b = rainflow_cycles(np.tile(x, 12), periodic=False), rainflow_cycles(np.tile(x, 11), periodic=False)
 
     def hist(c):
         out = {}
