@@ -201,6 +201,7 @@ class _Extremes:
         self.ref_normals = np.zeros((S.shape[1], n_ref, 3))
         self.ref_hi, self.ref_lo = np.zeros((S.shape[1], n_ref)), np.zeros((S.shape[1], n_ref))
         self.ref_known = np.zeros(S.shape[1], bool)
+        self.gate = np.full(S.shape[1], np.nan)  # _Refinement.gate of each node, once known
 
     def __call__(self, idx: np.ndarray, reach: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(hi, lo), each (len(idx), n_planes), of the nodes ``idx``; with ``reach`` (and a refinement), each
@@ -211,25 +212,43 @@ class _Extremes:
             self.known[miss] = True
         if reach is None or self.refine is None:
             return self.hi[idx], self.lo[idx]
-        miss = idx[~self.ref_known[idx]]
-        miss = miss[self.refine.gate(self.S[:, miss], self.hi[miss], self.lo[miss]) <= reach]
-        if miss.size:
-            n, h, l = self.refine(self.S[:, miss], self.hi[miss], self.lo[miss])
-            self.ref_normals[miss], self.ref_hi[miss], self.ref_lo[miss] = n, h, l
-            self.ref_known[miss] = True
+        self.refine_nodes(idx, reach)
         return (np.concatenate([self.hi[idx], self.ref_hi[idx]], 1),
                 np.concatenate([self.lo[idx], self.ref_lo[idx]], 1))
 
-    def histories(self, idx: np.ndarray) -> np.ndarray:
-        """Counted histories (n_t, len(idx), n_planes [+ n_crit]) [Pa] of the nodes ``idx``, the planes of
-        :meth:`__call__` with a ``reach``."""
-        h = _histories(self.S[:, idx], self.weights)
+    def refine_nodes(self, idx: np.ndarray, reach: float, step: int | None = None):
+        """Refine, all at once, the nodes of ``idx`` not yet refined that some plane off the grid may take to
+        ``reach`` (:meth:`_Refinement.gate`); with ``step``, their grid extremes first, ``step`` nodes at a time
+        (the chunks of :func:`_count`, so that every pass sees the same bits)."""
+        if step is not None:
+            for a in range(0, len(idx), step):
+                self(idx[a:a + step])
         if self.refine is None:
-            return h
-        k, n_ref = len(idx), self.ref_normals.shape[1]
-        node = np.repeat(np.arange(k), n_ref)
-        ref = plane_histories(self.S[:, idx], node, self.ref_normals[idx].reshape(-1, 3)).reshape(-1, k, n_ref)
-        return np.concatenate([h, ref], 2)
+            return
+        new = idx[np.isnan(self.gate[idx])]
+        if new.size:
+            self.gate[new] = self.refine.gate(self.S[:, new], self.hi[new], self.lo[new])
+        miss = idx[~self.ref_known[idx] & (self.gate[idx] <= reach)]
+        if miss.size:
+            n, h, l = self.refine(self.S[:, miss], self.hi[miss], self.lo[miss], self.gate[miss])
+            self.ref_normals[miss], self.ref_hi[miss], self.ref_lo[miss] = n, h, l
+            self.ref_known[miss] = True
+
+    def histories(self, idx: np.ndarray, kk: np.ndarray, qq: np.ndarray) -> np.ndarray:
+        """Counted histories (n_t, len(kk)) [Pa] of the pairs (node idx[kk], plane qq) (planes of :meth:`__call__`
+        with a ``reach``: grid, then refined)."""
+        if not kk.size:
+            return np.zeros((self.S.shape[0], 0))
+        G = self.hi.shape[1]
+        ref = qq >= G
+        if not ref.any():
+            return _histories(self.S[:, idx], self.weights)[:, kk, qq]
+        h = np.empty((self.S.shape[0], len(kk)))
+        if not ref.all():
+            h[:, ~ref] = _histories(self.S[:, idx], self.weights)[:, kk[~ref], qq[~ref]]
+        node = idx[kk[ref]]
+        h[:, ref] = plane_histories(self.S, node, self.ref_normals[node, qq[ref] - G])
+        return h
 
     def normal(self, node: int, plane: int) -> np.ndarray:
         """Unit normal (3,) of plane ``plane`` (a grid index, or grid size + j for refined plane j) of ``node``."""
@@ -275,12 +294,19 @@ class _Refinement:
         R = (hi - lo).max(1) / (1.0 - loss_bound(self.radii[0]))
         return onset_scale(R, hi.max(1) + widen, (0.5 * (hi + lo)).max(1) + widen, self.curve, self.mean_stress)
 
-    def __call__(self, s, hi, lo):
+    def __call__(self, s, hi, lo, gate=None):
         """Refined normals (k, n_crit, 3) and their extremes (k, n_crit) of nodes (:func:`.refine.refine_normals`);
-        0 extremes where the grid is not beaten."""
-        n, h, l = refine_normals(s, self.grid, hi, lo, self.scores, self.radii)
-        better = self.scores(h, l)[..., np.arange(self.n_crit), np.arange(self.n_crit)] \
-            > self.scores(hi, lo).max(1)
+        0 extremes where the grid is not beaten. ``gate``: the nodes' :meth:`gate` if known."""
+        active = None
+        if self.two:  # the damage's criterion only where a plane may be damaged at scale 1
+            gate = self.gate(s, hi, lo) if gate is None else gate
+            active = np.column_stack([gate <= 1.0, np.ones(len(hi), bool)])
+        n = refine_normals(s, self.grid, hi, lo, self.scores, self.radii, active=active)
+        k = len(n)
+        h = plane_histories(s, np.repeat(np.arange(k), self.n_crit), n.reshape(-1, 3)).reshape(-1, k, self.n_crit)
+        h, l = h.max(0), h.min(0)  # the very values of the counted histories (_Extremes.histories)
+        c = np.arange(self.n_crit)
+        better = self.scores(h, l)[:, c, c] > self.scores(hi, lo).max(1)
         return np.where(better[..., None], n, 0.0), np.where(better, h, 0.0), np.where(better, l, 0.0)
 
 
@@ -371,6 +397,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
     next_onset = float(skipped.min()) if skipped.size else np.inf
     pn, pp, pair, rng, mean, count = [], [], [], [], [], []
     step = max(1, _CHUNK // (n_t * n_planes))
+    extremes.refine_nodes(cand, reach, step)  # one call for all candidates: the refinement's steps are per call
     for start in range(0, len(cand), step):
         idx = cand[start:start + step]
         hi, lo = extremes(idx, reach)  # (k, p): the grid's planes and the refined ones
@@ -381,8 +408,8 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
         # pairs that may be counted: onset within the safety factor's scale, or within 1 for the damage
         kk, qq = np.nonzero(onset <= (max(scale, 1.0) if prune else scale))  # (node in chunk, plane)
         R, M, mid, o = (hi - lo)[kk, qq], hi[kk, qq], 0.5 * (hi + lo)[kk, qq], onset[kk, qq]
-        h = extremes.histories(idx) if kk.size else None  # (n_t, k, p), only where pairs may be counted
-        n_ub = _reversal_bound(h[:, kk, qq]) if kk.size else np.zeros(0, int)
+        h = extremes.histories(idx, kk, qq)  # (n_t, n_pairs): the pairs that may be counted
+        n_ub = _reversal_bound(h) if kk.size else np.zeros(0, int)
         take = o <= scale
         if design_life is not None and np.isfinite(scale):
             # the pair's safety factor is at least the scale at which n_ub cycles as bad as its largest reach
@@ -395,8 +422,8 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
             take &= floor <= scale
         if prune:  # the damage at scale 1, whatever the safety factor's pruning dropped
             take |= (o <= 1.0) & ~_dominated(R, mid, n_ub, kk, curve, mean_stress, o)
-        for k, p in zip(kk[take], qq[take]):
-            c = rainflow_cycles(h[:, k, p], periodic=True)
+        for j, k, p in zip(np.flatnonzero(take), kk[take], qq[take]):
+            c = rainflow_cycles(h[:, j], periodic=True)
             pair.append(np.full(len(c), len(pn)))
             pn.append(idx[k])
             pp.append(p)

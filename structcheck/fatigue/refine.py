@@ -43,10 +43,11 @@ from typing import Callable
 
 import numpy as np
 
+from ..fe.stress import von_mises
 from .criteria import normal_stress_weights
 
 TARGET_LOSS = 1e-3  # relative loss of the largest range (amplitude) the refinement guarantees
-KEEP = 3  # centres per node, criterion and level
+KEEP = 2  # centres per node, criterion and level
 _PATTERN = np.array([(i, j) for i in (-1.0, 0.0, 1.0) for j in (-1.0, 0.0, 1.0)])  # (9, 2)
 _FLOATS = 2_000_000  # floats of candidate histories (n_t x candidates) formed at once
 
@@ -101,58 +102,84 @@ def plane_histories(s: np.ndarray, node: np.ndarray, normals: np.ndarray) -> np.
     return h
 
 
-def _extremes(s, node, normals) -> tuple[np.ndarray, np.ndarray]:
-    """Largest and smallest value over time (m,) of :func:`plane_histories`, a block of candidates at a time."""
-    hi, lo = np.empty(len(node)), np.empty(len(node))
-    step = max(1, _FLOATS // s.shape[0])
-    for a in range(0, len(node), step):
-        h = plane_histories(s, node[a:a + step], normals[a:a + step])
-        hi[a:a + step], lo[a:a + step] = h.max(0), h.min(0)
+def _rows(sT: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """Normal stress histories (k, m, n_t) [Pa] on each node's ``normals`` (k, m, 3) of stress histories laid out
+    node-first, ``sT`` (k, 6, n_t): one (m, 6) @ (6, n_t) product per node."""
+    k, m = normals.shape[:2]
+    w = np.ascontiguousarray(normal_stress_weights(normals.reshape(-1, 3)).reshape(k, m, 6))
+    return np.matmul(w, sT)
+
+
+def _extremes(sT, normals) -> tuple[np.ndarray, np.ndarray]:
+    """Largest and smallest value over time (k, m) of :func:`_rows`, a block of nodes at a time."""
+    k, m = normals.shape[:2]
+    hi, lo = np.empty((k, m)), np.empty((k, m))
+    step = max(1, _FLOATS // (m * sT.shape[2]))
+    for a in range(0, k, step):
+        h = _rows(sT[a:a + step], normals[a:a + step])
+        hi[a:a + step], lo[a:a + step] = h.max(2), h.min(2)
     return hi, lo
 
 
-def _top(node: np.ndarray, score: np.ndarray, n_nodes: int, loss: float, keep: int) -> np.ndarray:
-    """Mask (m,) of the candidates (node (m,), one criterion's ``score`` (m,)) whose score reaches (1 - loss) times
-    the best of their node, at most the ``keep`` best of each node."""
-    best = np.full(n_nodes, -np.inf)
-    np.maximum.at(best, node, score)
-    ok = score >= (1.0 - loss) * best[node]
-    order = np.lexsort((-score, node))
-    first = np.searchsorted(node[order], node[order], side="left")
-    rank = np.empty(len(node), int)
-    rank[order] = np.arange(len(node)) - first
-    return ok & (rank < keep)
+def _times(sT: np.ndarray, w: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """The time samples (k, n_sub) of each node of ``sT`` (k, 6, n_t) at which some plane within an angle alpha of
+    one of its centres ``normals`` (k, m, 3) can take its largest or smallest normal stress (padded with the
+    first one's), ``w`` (k, n_t) = sqrt(2) |dev S(t)|_F sin(alpha). The normal stress on such a plane differs from
+    the centre's by at most (l1 - l3)(S(t)) sin(alpha) <= w_t, so its largest value over time is >= hi(c) -
+    max_t w_t, and a sample with c.S(t).c + w_t below that is not where it is reached; likewise for the
+    smallest. Extremes over these samples are those over all."""
+    h = _rows(sT, normals)  # (k, m, n_t)
+    wn, wmax = w[:, None, :], w.max(1)[:, None, None]
+    near = ((h + wn >= h.max(2, keepdims=True) - wmax) | (h - wn <= h.min(2, keepdims=True) + wmax)).any(1)
+    order = np.argsort(~near, axis=1, kind="stable")[:, :max(1, int(near.sum(1).max()))]  # kept samples first
+    return np.where(np.take_along_axis(near, order, 1), order, order[:, :1])
+
+
+def _top(score: np.ndarray, loss: float, keep: int) -> np.ndarray:
+    """Indices (k, keep) of each node's candidates (one criterion's ``score`` (k, m)) in decreasing score; those
+    below (1 - loss) times the node's best are replaced by its best (a repeated centre: the same pattern again)."""
+    order = np.argsort(-score, axis=1, kind="stable")[:, :keep]
+    top = np.take_along_axis(score, order, 1)
+    return np.where(top >= (1.0 - loss) * top[:, :1], order, order[:, :1])
 
 
 def refine_normals(s: np.ndarray, grid: np.ndarray, hi: np.ndarray, lo: np.ndarray,
                    scores: Callable[[np.ndarray, np.ndarray], np.ndarray], radii: list[float],
-                   keep: int = KEEP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   keep: int = KEEP, active: np.ndarray | None = None) -> np.ndarray:
     """The best plane of each criterion for every node, by branch and bound from the grid (module docstring).
 
     ``s`` (n_t, k, 6) [Pa] stress histories; ``grid`` (G, 3) the grid's normals and ``hi``, ``lo`` (k, G) [Pa] the
     extremes of the normal stress on them; ``scores(hi, lo)`` -> (..., n_crit) the criteria (>= 0, larger is
-    worse) of planes with those extremes; ``radii`` from :func:`refinement_radii`. Returns normals (k, n_crit, 3),
-    and their hi, lo (k, n_crit) [Pa]; where no candidate beats the grid, the best grid plane's."""
+    worse) of planes with those extremes; ``radii`` from :func:`refinement_radii`; ``active`` (k, n_crit) the
+    criteria searched per node (default all; an inactive one's centres are its node's first active one's; one
+    inactive for every node is not searched; each still reports its best candidate). Returns the normals
+    (k, n_crit, 3); where no candidate beats the grid, the best grid plane's. Each level's candidates are
+    evaluated on the time samples where their extremes can be (:func:`_times`)."""
     k, G = hi.shape
     sc = scores(hi, lo)  # (k, G, C)
     n_crit = sc.shape[-1]
-    node = np.repeat(np.arange(k), G)
-    normals, h, l, sc = np.tile(grid, (k, 1)), hi.ravel(), lo.ravel(), sc.reshape(k * G, n_crit)
-    all_node, all_n, all_h, all_l, all_s = [node], [normals], [h], [l], [sc]
-    for rho, rho_next in zip(radii[:-1], radii[1:]):
+    active = np.ones((k, n_crit), bool) if active is None else active
+    searched = np.flatnonzero(active.any(0))
+    normals = np.broadcast_to(grid, (k, G, 3))
+    best_s = sc.max(1)  # (k, C)
+    best_n = np.take_along_axis(normals, sc.argmax(1)[..., None], 1)  # (k, C, 3)
+    sT = np.ascontiguousarray(s.transpose(1, 2, 0))  # (k, 6, n_t)
+    dev = 2.0 / np.sqrt(3.0) * von_mises(s).T  # (k, n_t): sqrt(2) |dev S|_F >= l1 - l3
+    rows = np.arange(k)[:, None]
+    for rho in radii[:-1]:
         loss = loss_bound(rho)
-        centre = np.zeros(len(node), bool)
-        for c in range(n_crit):
-            centre |= _top(node, sc[:, c], k, loss, keep)
-        node = np.repeat(node[centre], 9)
-        normals = _patterns(normals[centre], rho)
-        h, l = _extremes(s, node, normals)
-        sc = scores(h, l)
-        all_node.append(node), all_n.append(normals), all_h.append(h), all_l.append(l), all_s.append(sc)
-    node, normals, h, l, sc = (np.concatenate(v) for v in (all_node, all_n, all_h, all_l, all_s))
-    out_n, out_h, out_l = np.empty((k, n_crit, 3)), np.empty((k, n_crit)), np.empty((k, n_crit))
-    for c in range(n_crit):
-        order = np.lexsort((-sc[:, c], node))  # the first of each node's group is its best (stable: grid first)
-        first = order[np.searchsorted(node[order], np.arange(k))]
-        out_n[:, c], out_h[:, c], out_l[:, c] = normals[first], h[first], l[first]
-    return out_n, out_h, out_l
+        tops = [_top(sc[..., c], loss, keep) for c in searched]
+        first = np.where(active[:, searched[0]], tops[0][:, 0], tops[-1][:, 0])[:, None]
+        centre = np.concatenate([np.where(active[:, [c]], tc, first) for c, tc in zip(searched, tops)], 1)
+        centres = normals[rows, centre]  # (k, n_centres, 3)
+        # every later candidate lies within 0.943 (rho + 0.49 rho + 0.24 rho ...) < 2 rho of these centres
+        t = _times(sT, dev * np.sin(2.0 * rho), centres)  # (k, n_sub)
+        sT, dev = sT[rows[:, :, None], np.arange(6)[None, :, None], t[:, None, :]], dev[rows, t]
+        normals = _patterns(centres.reshape(-1, 3), rho).reshape(k, -1, 3)
+        sc = scores(*_extremes(sT, normals))
+        i = sc.argmax(1)  # (k, C)
+        s_i = np.take_along_axis(sc, i[:, None], 1)[:, 0]
+        better = s_i > best_s
+        best_n = np.where(better[..., None], np.take_along_axis(normals, i[..., None], 1), best_n)
+        best_s = np.where(better, s_i, best_s)
+    return best_n
