@@ -205,10 +205,18 @@ def test_critical_plane_catches_rotating_principal_direction_signed_von_mises_mi
 # ---------------------------------------------------------------------- safety factor and screening
 def test_safety_factor_gives_the_design_life_when_the_history_is_scaled():
     S = random_field()
-    r = fatigue_life(S, "structural_steel", design_life_cycles=1e5)
+    # on the fixed plane grid, exactly (the bisection's tolerance)
+    r = fatigue_life(S, "structural_steel", design_life_cycles=1e5, refine=False)
     assert 0 < r.safety_factor < np.inf
-    scaled = fatigue_life(S * r.safety_factor, "structural_steel")
+    scaled = fatigue_life(S * r.safety_factor, "structural_steel", refine=False)
     assert_allclose(scaled.min_life_cycles, 1e5, rtol=1e-6)
+    assert scaled.governing_node == r.safety_factor_node
+    # with the refinement, each history's planes are its own (Goodman ranks planes differently at another scale):
+    # the scaled history's refined plane may differ within the refinement's resolution, 0.04 % of the range, 0.5 %
+    # of the life on this curve (slope 11.75)
+    r = fatigue_life(S, "structural_steel", design_life_cycles=1e5)
+    scaled = fatigue_life(S * r.safety_factor, "structural_steel")
+    assert_allclose(scaled.min_life_cycles, 1e5, rtol=5e-3)
     assert scaled.governing_node == r.safety_factor_node
 
 
