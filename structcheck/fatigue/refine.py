@@ -11,19 +11,27 @@ pair too), so on a plane alpha away from n*
 
 for any history: uniaxial to pure shear (l3 = -l1), in phase or not. The grid's normals lie within rho_0 of every
 direction (about d / sqrt(2) for a ring step d, 7.1 deg for 10 deg; :func:`grid_radius` takes 10 % more), so the
-grid alone finds R* within 2 sin^2(rho_0) = 3.0 % (1 - cos^2(rho_0), the figure the grid's docstring used to
-give, holds only when l3 >= 0).
+grid alone finds R* within 2 sin^2(d / sqrt 2) = 3.0 % (1 - cos^2(d / sqrt 2) = 1.5 %, the figure the grid's
+docstring used to give, holds only when l3 >= 0; pure shear at 45 deg between two grid normals 10 deg apart loses
+2 sin^2(5 deg) = 1.5 %, and other orientations up to 3 %).
 
 Branch and bound. Candidates covering the region that can hold n* with covering radius rho (every direction of it
 within rho of a candidate) contain one within rho of n*, whose range is >= (1 - 2 sin^2 rho) R* >=
 (1 - 2 sin^2 rho) max R over the candidates; so n* lies within rho of a candidate whose range reaches that
-threshold. Those candidates (at most ``keep`` per node and criterion, the best) become centres: around each, a 3 x 3
-pattern of spacing h = tan(rho) / 1.5 in the gnomonic plane tangent there covers its cap of radius rho with
+threshold. Those candidates (at most ``keep`` = 2 per node and criterion, the best) become centres: around each, a
+3 x 3 pattern of spacing h = tan(rho) / 1.5 in the gnomonic plane tangent there covers its cap of radius rho with
 covering radius h / sqrt(2) (the gnomonic map only lengthens distances), about 0.47 rho. From the grid (10 deg)
 three levels reach 0.78 deg: R* within 2 sin^2(0.78 deg) = 0.04 % (:func:`refinement_radii`, target 0.1 %). The
-bound is exact for the range whenever at most ``keep`` candidates per level meet the threshold, as for isolated
-maxima (proportional loading: the largest and smallest principal directions; rotating principal directions) or
-tied ones (a whole ring of equal range); in any case the result is never below the grid's.
+bound is exact for the range whenever at most ``keep`` candidates per level meet the threshold with distinct
+values, as for isolated maxima (proportional loading: the largest and smallest principal directions; pure shear's
+two planes) or tied ones (a whole ring of equal range: any of them is a maximum); in any case the result is never
+below the grid's. The tests hold it against a brute-force search on random non-proportional histories.
+
+Cost. Each level is one (m, 6) @ (6, n_t) product per node (m = 9 x the centres), on only the time samples at which
+a plane near the centres can take its largest or smallest normal stress (:func:`_times`: within an angle alpha the
+normal stress moves by at most (l1 - l3) sin(alpha) <= sqrt(2) |dev S|_F sin(alpha)), so the deeper levels look at
+fewer samples. :func:`.damage.fatigue_life` refines only the nodes some plane off the grid may damage at the scale
+of interest (a bound on every such plane's onset, :meth:`.damage._Refinement.gate`), all of them in one call.
 
 What is maximized. Damage, not the range, governs, and rainflow damage is a step function of the plane (cycles
 appear and merge), useless to a local search. Each criterion is a smooth function of the plane's range R, maximum
@@ -32,10 +40,15 @@ mid, the largest equivalent amplitude of the history, :mod:`.damage`) at scale 1
 design life, the inverse of the scale at which that cycle alone reaches the design life (:func:`.damage.cap_scale`)
 - for the safety factor (they rank planes differently once the mean matters: Goodman, Gerber). Without a mean
 correction, on a detail category (ranges) and for SWT with no mean both are R itself, and the bound above holds
-for them; with a mean, the range part is bounded as above and the mean term is searched the same way. The best
-plane of each criterion is then rainflow-counted with the grid's planes (:func:`.damage.fatigue_life`), and a
-node's damage is the largest over all of them: never below the grid's, and for a history whose cycles all scale
-with its largest (proportional loading, or one dominant cycle) the plane of largest damage.
+for them; with a mean, the range part is bounded as above and the mean term is searched the same way (the
+damage's criterion only for nodes some plane may damage at scale 1). The best plane of each criterion is then
+rainflow-counted with the grid's planes (:func:`.damage.fatigue_life`), and a node's damage is the largest over all
+of them: never below the grid's, and the largest over every plane whenever the planes' damage ranks as their largest
+cycle's equivalent amplitude does - one cycle or one dominant cycle per period (the tests' pure shear,
+tension-torsion in and out of phase with a mean, uniaxial: against the brute force, lives within 2 %), or
+proportional loading without a mean correction, where every cycle scales with n.A.n. A history of several cycles
+of comparable size whose planes rank differently by the sum than by the largest is only as good as the grid's
+bound there (3 % of the amplitude).
 """
 from __future__ import annotations
 

@@ -238,3 +238,28 @@ def test_link_in_torsion_gets_the_shear_life():
     expected = R @ np.array([1.0, 1.0, 0.0]) / np.sqrt(2), R @ np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
     assert max(abs(r.governing_normal @ e) for e in expected) > np.cos(np.radians(1.5))
     assert r.safety_factor == pytest.approx(strength_304(1e5) / tau, rel=2e-3)
+
+
+@pytest.mark.parametrize("material, mean_stress", [("6061-T6", "goodman"), ("304", "swt"), ("EC3-71", "none")])
+def test_refinement_gate_is_below_every_planes_onset(material, mean_stress):
+    """The bound that decides which nodes are refined (no plane off the grid can be damaged below it) against the
+    onset scale of 10,000 directions: never above it."""
+    from structcheck.fatigue.damage import _extremes, _Refinement, onset_scale
+    from structcheck.fatigue.criteria import normal_stress_weights
+
+    rng = np.random.default_rng(8)
+    t = np.arange(64) / 64
+    S = rng.normal(size=(1, 30, 6)) * 40 * MPa + sum(
+        rng.normal(size=(1, 30, 6)) * 60 * MPa * np.sin(2 * np.pi * f * t[:, None, None] + rng.uniform(0, 6.3, (1, 30, 6)))
+        for f in (1, 2))
+    curve, grid = get_sn_curve(material), plane_normals(10.0)
+    hi, lo = _extremes(S, normal_stress_weights(grid))
+    gate = _Refinement(grid, 10.0, curve, mean_stress, 1e6).gate(S, hi, lo)
+    d = fibonacci_hemisphere(10_000)
+    onset = np.full(30, np.inf)
+    for a in range(0, len(d), 2000):
+        h = np.einsum("pi,tkij,pj->tkp", d[a:a + 2000], tensor(S), d[a:a + 2000], optimize=True)
+        H, L = h.max(0), h.min(0)
+        onset = np.minimum(onset, onset_scale(H - L, H, 0.5 * (H + L), curve, mean_stress).min(1))
+    assert (gate <= onset * (1 + 1e-12)).all()
+    assert np.median(gate / onset) > 0.5  # and not vacuous
