@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from .counting import Cycles, rainflow_cycles
 from ..fe.stress import von_mises
+from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress_weights, plane_normals, signed_von_mises, stress_norm
 from .meanstress import MEAN_STRESS_METHODS, beyond_ultimate, check_method, equivalent_amplitude
 from .refine import loss_bound, plane_histories, refine_normals, refinement_radii
