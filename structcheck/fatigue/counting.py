@@ -47,15 +47,21 @@ def turning_points(series: np.ndarray) -> np.ndarray:
     return x[np.concatenate(([True], d[:-1] * d[1:] < 0, [True]))]
 
 
-def rainflow_cycles(series, *, periodic: bool = False) -> Cycles:
+def rainflow_cycles(series, *, periodic: bool = True) -> Cycles:
     """Rainflow-count a 1-D series (n_t,) with the ASTM E1049-85 three-point method (``rainflow`` package).
 
-    With ``periodic=False`` the series is counted as given: ranges left open at the end are half cycles
-    (count 0.5), as in the standard's worked example. With ``periodic=True`` the series is one period of a
-    history repeated many times (a duty cycle): it is rotated to start at its sample of largest magnitude (a
-    global extremum) and closed by repeating that sample at the end, so the largest cycle - and every other -
-    closes; the result is the count of one period in the steady repetition. The half cycles of the rotated
-    series come in pairs (up and down between the same two reversals), returned merged as whole cycles.
+    ``periodic=True`` (the default, as :func:`.damage.fatigue_life` counts every history): the series is one
+    period of a history repeated many times (a duty cycle): it is rotated to start at its sample of largest
+    magnitude (a global extremum) and closed by repeating that sample at the end, so the largest cycle - and
+    every other - closes; the result is the count of one period in the steady repetition. The half cycles of
+    the rotated series come in pairs (up and down between the same two reversals), returned merged as whole
+    cycles. So ``miner_damage(rainflow_cycles(x), curve)`` is the damage ``fatigue_life`` gives a uniaxial
+    history x per duty cycle.
+
+    ``periodic=False``: the series is a one-off, counted as given: ranges left open at the end are half cycles
+    (count 0.5), as in the standard's worked example. Its damage is that of one pass, without the cycles that
+    close across the end of one repetition and the start of the next (less, often much less, than a duty cycle's
+    for a variable history).
     """
     x = np.asarray(series, float)
     if x.ndim != 1:

@@ -13,8 +13,11 @@ def plane_normals(step_deg: float = 10.0) -> np.ndarray:
     """Unit normals (n_planes, 3) of candidate planes covering the hemisphere (a normal and its opposite are
     the same plane) on a spherical grid: polar angles 0, d, 2d, ..., 90 deg (d = 90 / round(90 / step_deg)),
     on each ring azimuths about d / sin(polar) apart over 360 deg, over 180 deg on the equator. Any direction
-    is within about d / sqrt(2) of a normal of the set (7.1 deg for the default 10 deg: 206 planes), so the
-    normal-stress amplitude of the worst plane is found within 1 - cos^2(d / sqrt(2)) (1.5 %)."""
+    is within about d / sqrt(2) of a normal of the set (7.1 deg for the default 10 deg: 206 planes; up to 2.5 %
+    more at steps of 20-30 deg), so the grid alone finds the largest range (twice the largest amplitude) of the
+    normal stress within 2 sin^2(d / sqrt(2)) = 3.0 % for any stress history (1 - cos^2(d / sqrt(2)) = 1.5 %
+    only when the other principal values of the worst stress difference are not negative; pure shear loses
+    2 sin^2 of the angle). :mod:`.refine` refines the worst planes to 0.1 %."""
     if not 0.5 <= step_deg <= 45.0:
         raise InputError(f"plane_step_deg must be between 0.5 and 45 degrees, got {step_deg}")
     n_rings = max(1, round(90.0 / step_deg))

@@ -39,10 +39,10 @@ from ..fe.assembly import p2_edges
 from ..fe.solvers import single_thread_blas
 from ..fe.stress import VON_MISES_MATRIX, von_mises
 from .counting import Cycles, rainflow_cycles
-from .criteria import normal_stress, plane_normals, signed_von_mises
+from .criteria import normal_stress, signed_von_mises
 from .meanstress import beyond_ultimate, check_method
-from .damage import (METHODS, _cycle_damage, _reversal_bound, fatigue_life, life_from_damage, miner_damage,
-                     onset_scale)
+from .damage import (METHODS, _cycle_damage, _reversal_bound, critical_plane_normals, fatigue_life, life_from_damage,
+                     miner_damage, onset_scale)
 from .sn import SNCurve, get_sn_curve
 
 _HISTORY_BYTES = 48e6  # 6-component histories formed at once
@@ -359,14 +359,15 @@ def _chunk_points(C) -> int:
 
 def _governing_history(S, C, point, n_e, curve, settings, mean_stress, scale):
     """The counted scalar history (n_t,) [Pa] at element point ``point``, its plane normal (critical plane: the
-    plane of most damage at ``scale``, or of largest range when none is damaged) and its cycles."""
+    plane of most damage at ``scale`` among those :func:`.damage.fatigue_life` counts - the grid's and the refined
+    ones, :func:`.damage.critical_plane_normals` - or of largest range when none is damaged) and its cycles."""
     (_, hist), = _histories(S, C, np.array([point]), n_e)
     hist = hist[:, 0]
     if settings.method == "signed_von_mises":
         h = signed_von_mises(hist)
         return h, None, rainflow_cycles(h, periodic=True)
-    normals = plane_normals(settings.plane_step_deg)
-    sn = normal_stress(hist, normals)  # (n_t, n_planes)
+    normals = critical_plane_normals(hist, curve, mean_stress, settings.design_life_cycles, settings.plane_step_deg)
+    sn = normal_stress(hist, normals)  # (n_t, n_planes): the grid's and the refined planes
     x = scale * (1 + 1e-6) if np.isfinite(scale) else 1.0  # just past a factor at an endurance-limit jump
     k, cycles = _governing_plane(sn, curve, mean_stress, x)
     return sn[:, k], normals[k], cycles

@@ -12,7 +12,9 @@ and linear-tet locking; cantilever bending frequencies from the Timoshenko frequ
 spinning bar; interface wrench resultants and support reactions; mode acceleration against direct Newmark; the
 KR500 cylinders of paper 003 Table 2; curved elements: Lame thick cylinder, tube in
 torsion, Peterson's plate with a hole, each with the straight-edged result on the same mesh beside it; the whole-arm
-model's chain of superelements with a tip mass against the tip-mass cantilever equation).
+model's chain of superelements with a tip mass against the tip-mass cantilever equation; fatigue: the ASTM E1049
+rainflow example, a constant-amplitude life on every material curve and on a Eurocode 3 detail category, pure shear
+against a brute-force search for the worst plane).
 ``quick=True`` runs coarser meshes with the same tolerances (the test suite's variant). All quantities SI (m, N,
 Pa, Hz, kg, kg m^2) unless the quantity names another unit.
 
@@ -21,7 +23,8 @@ Pa, Hz, kg, kg m^2) unless the quantity names another unit.
 - ``beams``: cantilever deflection and convergence, cantilever modes, mode acceleration against Newmark;
 - ``elasticity``: NAFEMS LE10, spinning bar, interface wrench and reactions, KR500 cylinders;
 - ``curved``: thick cylinder, tube in torsion, plate with a hole (curved against straight-edged elements);
-- ``arm``: a beam cut into three superelements with a tip mass (the whole-arm model).
+- ``arm``: a beam cut into three superelements with a tip mass (the whole-arm model);
+- ``fatigue``: rainflow counting, S-N lives and the critical plane (no finite elements).
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from .arm import case_beam_chain, case_portal_frame
 from .beams import case_cantilever, case_cantilever_modes, case_transient
 from .curved import (PETERSON_KTG_D_OVER_H_01, case_plate_hole, case_thick_cylinder, case_tube_torsion,
                      plate_hole_kt, plate_hole_part)
+from .fatigue import case_astm_e1049, case_pure_shear_plane, case_sn_constant_amplitude, case_weld_detail
 from .elasticity import case_interface_wrench, case_kr500_cylinders, case_le10, case_spinning_bar, le10_part
 from .references import (KR500_DENSITY, KR500_TABLE2, LE10_SIGMA_YY_D, beam_part, cowper_kappa,
                          euler_bernoulli_frequencies, richardson, timoshenko_frequencies, timoshenko_tip_deflection)
@@ -53,6 +57,10 @@ CASES = {
     "plate_hole": case_plate_hole,
     "beam_chain": case_beam_chain,
     "portal_frame": case_portal_frame,
+    "astm_e1049": case_astm_e1049,
+    "sn_constant_amplitude": case_sn_constant_amplitude,
+    "weld_detail": case_weld_detail,
+    "pure_shear_plane": case_pure_shear_plane,
 }
 
 
