@@ -402,13 +402,11 @@ def link_model_peak(sol: LinkSolution) -> float:
     return fe.peak_von_mises(sol.basis, np.hstack([sol.loads.coeff, sol.modal]))
 
 
-def output_frames(grid: TimeGrid, t: np.ndarray, solutions: dict[str, LinkSolution]) -> np.ndarray:
-    """Indices into ``t`` of the output frames: the grid's uniform frames (kept exactly when samples were added)
-    plus every link's times of peak stress and peak deformation."""
-    frame_index = np.searchsorted(t, grid.t[grid.frame_index])
-    peaks = [s.response.i_time_max for s in solutions.values()] + \
-            [s.response.i_time_max_deformation for s in solutions.values()]
-    return np.unique(np.r_[frame_index, peaks]).astype(int)
+def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
+    """Indices into ``t`` of the output frames: the grid's uniform frames, as many as the study asks for (kept
+    exactly when samples were added). Each link's peak sample is stored beside them (``LinkResult.peak_fields``),
+    not added to them."""
+    return np.searchsorted(t, grid.t[grid.frame_index]).astype(int)
 
 
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
@@ -457,7 +455,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     solutions = arm.solutions if arm else solutions
     with clock("fatigue"):
         fatigue = link_fatigues(study, prep, solutions)
-    frames = output_frames(prep.grid, t, solutions)
+    frames = output_frames(prep.grid, t)
     tree, kin = prep.chain.tree, body.dynamics.kinematics
     links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
                             study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)

@@ -75,6 +75,8 @@ class LinkResult:
     points: np.ndarray | None = None
     cells: np.ndarray | None = None
     frame_fields: dict[str, np.ndarray] = field(default_factory=dict)
+    peak_fields: dict[str, np.ndarray] = field(default_factory=dict)  # at the peak sample (n_nodes[, 3]), link axes
+    T_world_peak: np.ndarray | None = None  # (4, 4) the link's placement at its peak sample
     envelope: dict[str, np.ndarray] = field(default_factory=dict)
     history: dict[str, np.ndarray] = field(default_factory=dict)
     fatigue: dict[str, Any] = field(default_factory=dict)  # summary entries (empty: fatigue did not run)
@@ -167,8 +169,10 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     min_sf = float(np.min(sf_env))
     away = part.distance_to_surfaces(list(sol.loads.support)) > support_band_m
     vm_away = float(vm_env[away].max()) if away.any() else float("nan")
-    ff = frame_fields(part, basis, sol.loads.coeff[frame_index], sol.modal[frame_index],
-                      brittle=mat.criterion == "max_principal")
+    i_peak = resp.i_time_max
+    ff = _fields(part, basis, mat, sol.loads.coeff[np.r_[frame_index, i_peak]], sol.modal[np.r_[frame_index, i_peak]])
+    peak_fields = {k: v[-1] for k, v in ff.items()}  # the peak sample, stored beside the frames (not one of them)
+    ff = {k: v[:-1] for k, v in ff.items()}
     fat = {} if fatigue is None else fatigue_entries(fatigue, duty, part.points)
     envelope = {"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
                 "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env,
@@ -195,13 +199,21 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
         location_of_max_averaged_link_m=tuple(map(float, x_avg_link)),
         von_mises_averaged_at_max_pa=resp.von_mises_averaged_at_max, stress_discontinuity=resp.stress_discontinuity,
         points=part.points, cells=part.cells,
-        frame_fields={"displacement": ff["displacement"], "von_mises": ff["von_mises"],
-                      "equivalent_strain": ff["von_mises"] / mat.E,
-                      "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))},
+        frame_fields=ff, peak_fields=peak_fields, T_world_peak=T_world_link[i_peak],
         envelope=envelope,
         history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
                  "max_deformation": resp.deformation_history,
                  "max_von_mises_averaged": resp.vm_averaged_history}, fatigue=fat, fatigue_result=fatigue)
+
+
+def _fields(part, basis, mat, coeff: np.ndarray, modal: np.ndarray) -> dict[str, np.ndarray]:
+    """The point fields (ParaView names) of samples with load coefficients ``coeff`` (n, k) and mode-acceleration
+    coefficients ``modal`` (n, m): displacement (n, n_nodes, 3) [m, link axes], von_mises [Pa], equivalent_strain,
+    safety_factor (n, n_nodes)."""
+    ff = frame_fields(part, basis, coeff, modal, brittle=mat.criterion == "max_principal")
+    return {"displacement": ff["displacement"], "von_mises": ff["von_mises"],
+            "equivalent_strain": ff["von_mises"] / mat.E,
+            "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))}
 
 
 def _world(T: np.ndarray, x: np.ndarray) -> np.ndarray:

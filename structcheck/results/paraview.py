@@ -37,9 +37,19 @@ def link_frames(run: RunResult, name: str) -> tuple[np.ndarray, dict[str, np.nda
     return points, fields
 
 
-def peak_frame(run: RunResult, name: str) -> int:
-    """Index of the output frame nearest link ``name``'s peak von Mises time (peak times are output frames)."""
-    return int(np.argmin(np.abs(np.asarray(run.frame_times) - run.links[name].time_of_max_s)))
+def peak_frame(run: RunResult, name: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Link ``name`` at its peak sample: points (n_nodes, 3) [m] and point fields, world axes (the peak sample is
+    stored beside the output frames; a link result without one takes the output frame nearest its peak time)."""
+    link = run.links[name]
+    if link.T_world_peak is None or not link.peak_fields:
+        points, fields = link_frames(run, name)
+        k = int(np.argmin(np.abs(np.asarray(run.frame_times) - link.time_of_max_s)))
+        return points[k], {f: v[k] for f, v in fields.items()}
+    R, p = link.T_world_peak[:3, :3], link.T_world_peak[:3, 3]
+    fields = {f: np.asarray(link.peak_fields[f]) for f in FRAME_FIELDS if f in link.peak_fields}
+    if "displacement" in fields:
+        fields["displacement"] = fields["displacement"] @ R.T
+    return link.points @ R.T + p, fields
 
 
 def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_format: str = "hdf") -> None:
@@ -80,9 +90,9 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_for
                     write_vtu(folder / fname, points[k], link.cells, {f: v[k] for f, v in fields.items()})
                     entries.append((float(t), part, name, fname))
                     bar.update()
-            k = peak_frame(run, name)
-            write_vtu(folder / f"vtk/{name}_peak.vtu", points[k], link.cells, {f: v[k] for f, v in fields.items()},
-                       time=float(run.frame_times[k]))
+            peak_points, peak_fields = peak_frame(run, name)
+            write_vtu(folder / f"vtk/{name}_peak.vtu", peak_points, link.cells, peak_fields,
+                      time=float(link.time_of_max_s))
             write_vtu(folder / f"vtk/{name}_envelope.vtu", link.points, link.cells, link.envelope)
     if run.arm_modes is not None:
         from .modes import write_mode_shapes

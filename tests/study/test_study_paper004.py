@@ -52,7 +52,7 @@ def test_paper004_inputs(paper004_run):
     assert mats == {"base": "304", "waist": "304", "upper_arm": "6061", "forearm": "6061", "wrist": "6061",
                     "wrist_roll": "6061", "gripper": "6061"}
     assert summary["analysis"]["total_nodes"] >= 17109  # at least as fine as the paper's ANSYS mesh
-    assert summary["analysis"]["n_output_frames"] >= 101
+    assert summary["analysis"]["n_output_frames"] == 101  # as many as the study asks for
     # the 10 ms claw ramps are resolved by the analysis grid
     ramp = (t >= 1.99) & (t <= 2.0)
     assert ramp.sum() >= 11
@@ -78,6 +78,7 @@ def test_peak_agrees_in_every_output(paper004_run):
     table = format_table(summary)
     links_csv = read_csv(out / "links.csv")
     times = vtkhdf_times(out / "robot.vtkhdf")
+    assert len(times) == 101  # the frames asked for, no more
     for name, L in summary["links"].items():
         vm, t_peak = L["max_von_mises_pa"], L["time_of_max_s"]
         # table
@@ -90,14 +91,17 @@ def test_peak_agrees_in_every_output(paper004_run):
         # envelope file
         env = pv.read(out / "vtk" / f"{name}_envelope.vtu")
         assert env.point_data["von_mises"].max() == pytest.approx(vm, rel=1e-12)
-        # the time series holds the peak frame (peak times are added to the output frames)
+        # the peak sample is stored beside the output frames: exact float64, at the peak's own time
+        peak = meshio.read(out / "vtk" / f"{name}_peak.vtu")
+        assert peak.point_data["von_mises"].max() == vm and peak.field_data["TimeValue"][0] == t_peak
+        at = peak.points[np.argmax(peak.point_data["von_mises"])]  # placed where the robot is at the peak
+        np.testing.assert_allclose(at, L["location_of_max_m"], rtol=0, atol=1e-12)
+        # the series holds the frames asked for; the link is placed the same way in both
         k = int(np.argmin(np.abs(times - t_peak)))
-        assert times[k] == pytest.approx(t_peak, abs=1e-12)
-        peak = meshio.read(out / "vtk" / f"{name}_peak.vtu")  # exact float64 frame of the peak
-        assert peak.point_data["von_mises"].max() == vm and peak.field_data["TimeValue"][0] == times[k]
         series = read_vtkhdf(out / "robot.vtkhdf", k)[name]
-        assert series.point_data["von_mises"].max() == pytest.approx(vm, rel=1e-5)  # float32, 16 mantissa bits
-        np.testing.assert_allclose(series.points, peak.points, rtol=0, atol=2.0 ** -27)  # points on a 2^-26 m grid
+        assert series.point_data["von_mises"].max() <= vm * (1 + 1e-5)  # float32, 16 mantissa bits
+        if times[k] == t_peak:
+            np.testing.assert_allclose(series.points, peak.points, rtol=0, atol=2.0 ** -27)  # a 2^-26 m grid
         # strain is von Mises / E
         E = 193e9 if L["material"] == "304" else 69e9
         assert L["max_equivalent_strain"] == pytest.approx(vm / E, rel=1e-12)
