@@ -164,8 +164,16 @@ def _cmd_verify(args) -> int:
 
     from .verify import format_table, run_cases
 
+    from tqdm.auto import tqdm
+
     t0 = time.perf_counter()
-    rows = run_cases(args.case or None, quick=args.quick)
+    with tqdm(desc="verification cases", unit="case", disable=args.quiet) as bar:
+        def done(name, n):
+            bar.total = n
+            bar.set_postfix_str(name)
+            bar.update()
+
+        rows = run_cases(args.case or None, quick=args.quick, on_case=done)
     print(format_table(rows))
     print(f"verification {'(quick meshes) ' if args.quick else ''}ran in {time.perf_counter() - t0:.1f} s")
     if args.json:
@@ -303,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", metavar="FILE", help="also write the table as JSON")
     v.add_argument("--case", action="append", help="run only this case (repeatable)")
     v.add_argument("--quick", action="store_true", help="coarser meshes, same tolerances (seconds, not minutes)")
+    v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=_cmd_verify)
     i = sub.add_parser("info", parents=[common], help="links, masses, mesh sizes and lowest frequencies of a study",
                        add_help=False)

@@ -28,6 +28,8 @@ Pa, Hz, kg, kg m^2) unless the quantity names another unit.
 """
 from __future__ import annotations
 
+import textwrap
+
 from ..errors import InputError
 from .arm import case_beam_chain, case_portal_frame
 from .beams import case_cantilever, case_cantilever_modes, case_transient
@@ -64,8 +66,9 @@ CASES = {
 }
 
 
-def run_cases(names=None, quick: bool = False) -> list[dict]:
-    """Run the named cases (default all, in manual order) and return their rows (see the module doc)."""
+def run_cases(names=None, quick: bool = False, on_case=None) -> list[dict]:
+    """Run the named cases (default all, in manual order) and return their rows (see the module doc);
+    ``on_case(name, n_cases)`` is called as each case is done (progress)."""
     names = list(CASES) if not names else ([names] if isinstance(names, str) else list(names))
     unknown = [n for n in names if n not in CASES]
     if unknown:
@@ -73,7 +76,12 @@ def run_cases(names=None, quick: bool = False) -> list[dict]:
     rows = []
     for n in names:
         rows += CASES[n](quick=quick)
+        if on_case is not None:
+            on_case(n, len(names))
     return rows
+
+
+WRAP = {1: 40, 5: 12}  # widths of the quantity and tolerance columns, wrapped: the table fits 120 columns
 
 
 def format_table(rows: list[dict]) -> str:
@@ -93,7 +101,18 @@ def format_table(rows: list[dict]) -> str:
     def fmt(line):
         return "  ".join(str(v).rjust(w) if rj else str(v).ljust(w) for v, w, rj in zip(line, width, right))
 
+    def rows_of(line):  # a long quantity or tolerance wraps onto lines of its own, the other columns blank there
+        parts = {k: textwrap.wrap(str(line[k]), w) or [""] for k, w in WRAP.items()}
+        n = max(map(len, parts.values()))
+        cells = [[line[k] if k not in parts else (parts[k][i] if i < len(parts[k]) else "")
+                  for k in range(len(line))] if i == 0 else
+                 ["" if k not in parts else (parts[k][i] if i < len(parts[k]) else "") for k in range(len(line))]
+                 for i in range(n)]
+        return [fmt(c).rstrip() if i else fmt(c) for i, c in enumerate(cells)]
+
     n_fail = sum(not r["pass"] for r in rows)
-    out = [fmt(head), "  ".join("-" * w for w in width)] + [fmt(line) for line in body]
+    for k, w in WRAP.items():
+        width[k] = min(width[k], w)
+    out = [fmt(head), "  ".join("-" * w for w in width)] + [ln for line in body for ln in rows_of(line)]
     out.append(f"{len(rows)} checks, {len(rows) - n_fail} pass, {n_fail} fail")
     return "\n".join(out)
