@@ -14,6 +14,7 @@ only under ``if __name__ == "__main__":``.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 import time
 from contextlib import contextmanager
@@ -25,7 +26,7 @@ import numpy as np
 
 from . import loads as linkloads
 from .checks import LinkSolution, arm_basis_warnings, run_warnings, tool_point_checks, verdict
-from .errors import InputError
+from .errors import InputError, is_number, require_array, require_number
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
@@ -45,6 +46,12 @@ class PointForce:
     magnitude: Any
     direction: tuple[float, float, float] = (0.0, 0.0, -1.0)
 
+    def __post_init__(self):
+        check_law(f"point force at {self.point!r}: magnitude", self.magnitude, "N")
+        if not np.any(require_array(f"point force at {self.point!r}: direction", self.direction, (3,))):
+            raise InputError(f"point force at {self.point!r}: direction = {self.direction!r} is zero; give the "
+                             f"force's direction in world axes, e.g. (0, 0, -1)")
+
 
 @dataclass(frozen=True)
 class Payload:
@@ -56,6 +63,11 @@ class Payload:
     point: str
     mass: float
     inertia: Any = None
+
+    def __post_init__(self):
+        require_number(f"payload at {self.point!r}: mass", self.mass, "kg", above=0)
+        if self.inertia is not None:
+            require_array(f"payload at {self.point!r}: inertia", self.inertia, (3, 3), "kg m^2")
 
 
 @dataclass(frozen=True)
@@ -139,15 +151,65 @@ class Study:
     joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
     arm_max_joint_change: float = 0.05
 
+    def __post_init__(self):
+        if not (isinstance(self.name, str) and self.name.strip()):
+            raise InputError(f"Study name = {self.name!r}: give a non-empty text (it names the results folder)")
+        for name, (unit, bounds) in _NUMBERS.items():
+            value = getattr(self, name)
+            if value is not None or name not in _OPTIONAL:
+                require_number(name, value, unit, **bounds)
+        for name in ("quasi_static", "inertia_from_meshes"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise InputError(f"{name} = {getattr(self, name)!r}: give True or False")
+        require_array("gravity", self.gravity, (3,), "m/s^2")
+        for joint, law in dict(self.motion).items():
+            check_law(f"motion of joint {joint!r}", law, "rad or m")
+        for what, items, kind in (("point_forces", self.point_forces, PointForce), ("payloads", self.payloads, Payload)):
+            if not all(isinstance(x, kind) for x in items):
+                raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
+        for joint, k in dict(self.joint_stiffness).items():
+            for x in (k if isinstance(k, (tuple, list)) else [k]):
+                require_number(f"joint_stiffness[{joint!r}]", x, "N m/rad; or (torsional, tilt)", at_least=0)
+
+
+# Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The duty (cycles_per_hour,
+# design life) and surface_factor are checked by structcheck.fatigue.duty, before any FE work.
+_NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_least=2)),
+            "damping_ratio": ("", dict(at_least=0)), "n_modes": ("", dict(whole=True, at_least=0)),
+            "required_safety_factor": ("", dict(above=0)), "deflection_limit_m": ("m", dict(above=0)),
+            "payload_mass_kg": ("kg", dict(at_least=0)), "support_band_m": ("m", dict(at_least=0)),
+            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
+            "arm_max_joint_change": ("rad or m", dict(above=0))}
+_OPTIONAL = ("deflection_limit_m", "max_step_s")
+
+
+def check_law(name: str, law, unit: str):
+    """``law`` (a motion-law string, number or law object: :func:`structcheck.motion.as_law`) as a Law, or
+    InputError naming ``name``: a number that is not finite, an expression that does not parse."""
+    if is_number(law):
+        require_number(name, law, unit)
+    try:
+        return as_law(law)
+    except InputError as exc:
+        raise InputError(f"{name}: {exc}") from None
+
+
+STUDY_SCRIPT = ("a study script is a Python file (.py) that defines `study = Study(...)` at module level, or "
+                "`def build(**params) -> Study` for --set NAME=VALUE")
+
 
 def load_study(path: str | Path, **params) -> Study:
     """Import a study script and return its ``study`` (or ``build(**params)`` when parameters are given).
 
-    The script is the user's own trusted Python: it is imported, not parsed. Errors name the file.
-    """
+    The script is the user's own trusted Python: it is imported, not parsed. Errors name the file. ``params`` are
+    checked against build()'s signature first (:func:`build_params`)."""
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"study script {str(path)!r} does not exist")
+        raise InputError(f"study script {str(path)!r} does not exist; {STUDY_SCRIPT}")
+    if path.suffix != ".py":
+        robot = " (a robot model: a study script reads it with structcheck.Robot.from_urdf)" \
+            if path.suffix.lower() == ".urdf" else ""
+        raise InputError(f"{str(path)!r} is not a study script{robot}; {STUDY_SCRIPT}")
     spec = importlib.util.spec_from_file_location(f"structcheck_study_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(path.parent))
@@ -161,8 +223,10 @@ def load_study(path: str | Path, **params) -> Study:
         sys.path.remove(str(path.parent))
     if params:
         build = getattr(module, "build", None)
-        if build is None:
-            raise InputError(f"study script {str(path)!r} has no build(**params) function to take {sorted(params)}")
+        if not callable(build):
+            raise InputError(f"study script {str(path)!r} has no build(**params) function to take {sorted(params)}; "
+                             f"{STUDY_SCRIPT}")
+        params = build_params(build, params, str(path))
         try:
             study = build(**params)
         except TypeError as exc:
@@ -170,8 +234,60 @@ def load_study(path: str | Path, **params) -> Study:
     else:
         study = getattr(module, "study", None)
     if not isinstance(study, Study):
-        raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level")
+        got = "build() returned" if params else "its `study` is"
+        raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level"
+                         if study is None and not params else
+                         f"study script {str(path)!r}: {got} {type(study).__name__}, not a Study; {STUDY_SCRIPT}")
     return study
+
+
+# a build() parameter's unit from the end of its name (wall_mm -> mm), for the messages of build_params
+_UNITS = {"mm": "mm", "m": "m", "kg": "kg", "n": "N", "nm": "N m", "s": "s", "hz": "Hz", "pa": "Pa", "mpa": "MPa",
+          "deg": "degrees", "rad": "rad"}
+
+
+def build_params(build: Callable, params: Mapping[str, Any], script: str) -> dict:
+    """``params`` for ``build(**params)``, checked against its signature: every name a parameter of build();
+    a value for a parameter whose default is a number made a finite number (text from the command line read as
+    one), for a True/False default a bool ('true'/'false' read as one), for a text default text; a NaN or
+    infinity refused for any parameter. InputError naming the script, the parameter and its default."""
+    sig = inspect.signature(build).parameters
+    named = [n for n, p in sig.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = sorted(set(params) - set(named))
+    if unknown and not any(p.kind is p.VAR_KEYWORD for p in sig.values()):
+        raise InputError(f"study script {script!r}: build() has no parameter {', '.join(unknown)}; its parameters "
+                         f"are {', '.join(named) or 'none'}")
+    out = {}
+    for name, value in params.items():
+        default = sig[name].default if name in sig else None
+        try:
+            out[name] = _typed(name, value, default)
+        except InputError as exc:
+            shown = "" if default is inspect.Parameter.empty else f"; build()'s default is {default!r}"
+            raise InputError(f"study script {script!r}: build() parameter {exc}{shown}") from None
+    return out
+
+
+def _typed(name: str, value, default):
+    """``value`` for the build() parameter ``name`` whose default is ``default`` (see :func:`build_params`)."""
+    unit = _UNITS.get(name.rsplit("_", 1)[-1].lower(), "") if "_" in name else ""
+    if isinstance(default, bool):
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"{name} = {value!r}: give true or false")
+        return value
+    if is_number(default):
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        number = require_number(name, value, unit, whole=isinstance(default, int))
+        return number if isinstance(default, int) else value
+    if isinstance(value, float):
+        require_number(name, value, unit)
+    return str(value) if isinstance(default, str) and is_number(value) else value
 
 
 FLEXIBILITIES = ("link", "arm")

@@ -303,6 +303,9 @@ class _Parser:
             raise InputError(_at(self.text, pos, "unexpected end of text"))
         if kind == "num":
             v = float(m.group("num"))
+            if not math.isfinite(v):
+                raise InputError(_at(self.text, pos, f"the number {m.group('num')} is too large for a float; give "
+                                                      f"a finite number"))
             return _Num(math.radians(v) if m.group("deg") else v)
         if kind == "op" and m.group("op") == "(":
             node = self.expr()
