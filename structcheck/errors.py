@@ -24,7 +24,9 @@ class MeshError(InputError):
 
 
 def is_number(value) -> bool:
-    """Whether ``value`` is a real number (Python or numpy), not a bool and not text."""
+    """Whether ``value`` is a real number (Python or numpy, a 0-d array too), not a bool and not text."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf":
+        return True
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
