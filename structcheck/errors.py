@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -57,3 +58,12 @@ def require_array(name: str, value, shape: tuple, unit: str = "") -> np.ndarray:
         value = value.tolist() if isinstance(value, np.ndarray) else value  # on one line
         raise InputError(f"{name} = {value!r}: give {size} finite numbers{f' ({unit})' if unit else ''}")
     return a
+
+
+@contextmanager
+def named_input(name: str):
+    """An InputError raised inside is raised again with ``name`` in front (e.g. the joint whose motion law it is)."""
+    try:
+        yield
+    except InputError as exc:
+        raise InputError(f"{name}: {exc}") from None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, named_input
 from .spatial import skew
 
 GROUND_SURFACE = "ground"
@@ -263,7 +263,8 @@ def point_force_histories(point_forces, laws, t: np.ndarray) -> dict[str, np.nda
     merged = {}
     for pf, law in zip(point_forces, laws):
         d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
-        merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
+        with named_input(f"point force at {pf.point!r}: magnitude"):
+            merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
     return merged
 
 

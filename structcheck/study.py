@@ -26,7 +26,7 @@ import numpy as np
 
 from . import loads as linkloads
 from .checks import LinkSolution, arm_basis_warnings, run_warnings, tool_point_checks, verdict
-from .errors import InputError, is_number, require_array, require_number
+from .errors import InputError, is_number, named_input, require_array, require_number
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
@@ -188,10 +188,8 @@ def check_law(name: str, law, unit: str):
     InputError naming ``name``: a number that is not finite, an expression that does not parse."""
     if is_number(law):
         require_number(name, law, unit)
-    try:
+    with named_input(name):
         return as_law(law)
-    except InputError as exc:
-        raise InputError(f"{name}: {exc}") from None
 
 
 STUDY_SCRIPT = ("a study script is a Python file (.py) that defines `study = Study(...)` at module level, or "
@@ -410,10 +408,15 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     side = np.where(t < t[-1], 1, -1)
     driven = prep.chain.independent
     home = np.array([prep.chain.tree.joint(j).home for j in driven])
-    q = home + np.column_stack([prep.laws[j].value(t) for j in driven])
-    qd = np.column_stack([prep.laws[j].velocity(t) for j in driven])
-    qdd = np.column_stack([np.where(side > 0, prep.laws[j].acceleration(t, side=1),
-                                    prep.laws[j].acceleration(t, side=-1)) for j in driven])
+
+    def history(j):  # (value, velocity, acceleration) of joint j's law; an error in it names the joint
+        law = prep.laws[j]
+        with named_input(f"motion of joint {j!r}"):
+            return (law.value(t), law.velocity(t),
+                    np.where(side > 0, law.acceleration(t, side=1), law.acceleration(t, side=-1)))
+
+    q, qd, qdd = (np.column_stack(x) for x in zip(*map(history, driven)))
+    q = home + q
     point_forces = linkloads.point_force_histories(study.point_forces, prep.force_laws, t)
     body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
     return RigidStage(t=t, point_forces=point_forces, body=body)

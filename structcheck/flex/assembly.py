@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import scipy.linalg as sla
 
-from ..errors import InputError
+from ..errors import InputError, require_array, require_number
 from ..spatial import skew
 from .superelement import Superelement
 from .topology import Topology, cut_joints, expression_matrix, rigid_mass_matrix, tree_joints
@@ -44,6 +44,14 @@ class AttachedMass:
     mass: float
     point: tuple | None = None
     inertia: tuple | None = None
+
+    def __post_init__(self):
+        what = f"attached mass on {self.link!r} surface {self.surface!r}"
+        require_number(f"{what}: mass", self.mass, "kg", at_least=0)
+        if self.point is not None:
+            require_array(f"{what}: point", self.point, (3,), "m")
+        if self.inertia is not None:
+            require_array(f"{what}: inertia", self.inertia, (3, 3), "kg m^2")
 
     def matrix(self) -> np.ndarray:
         """6x6 rigid-body mass matrix at the reference point, link axes."""
