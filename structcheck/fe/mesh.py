@@ -154,7 +154,8 @@ def read_mesh(path, units: str = "m") -> TetMesh:
         # meshio tries ANSYS first for .msh (and prints its failure): gmsh is what .msh means here
         m = meshio.read(path, file_format="gmsh" if path.suffix.lower() == ".msh" else None)
     except Exception as exc:  # meshio raises many types for unreadable files
-        raise MeshError(f"cannot read mesh {str(path)!r}: {exc}") from None
+        raise MeshError(f"cannot read mesh file {str(path)!r}: {exc}; give a gmsh .msh or a format meshio reads") \
+            from None
     kinds = sorted({c.type for c in m.cells})
     vol = [c for c in m.cells if c.type in ACCEPTED]
     if not vol:
