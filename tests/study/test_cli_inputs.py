@@ -172,3 +172,9 @@ def test_bad_mesh_paths_exit_2_naming_the_mesh_file(capsys, where, path):
     full = str(where[2] / path) if path in ("a_folder", "tiny_study.py") or path.startswith("missing_") else path
     err = refused(capsys, where, "--set", f"mesh_file={full}")
     assert "mesh file" in err or "build() parameter mesh_file = " in err, err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "abc"])
+def test_compare_tolerance_must_be_a_finite_percentage(capsys, tmp_path, value):
+    assert main(["compare", str(tmp_path), str(tmp_path), "--tolerance", value]) == 2
+    assert "argument --tolerance: PCT = " in capsys.readouterr().err

@@ -115,7 +115,9 @@ def test_errors_in_the_users_study_exit_2_in_one_line(tmp_path, capsys, case):
     path = tmp_path / "user_study.py"
     args = []
     if case == "build_value_error":
-        path.write_text(SMALL_STUDY.replace("m = mesh()", "m = mesh()\n    if tip_force_n == 5:\n        int('five')"))
+        anchor = "    if mesh_file is None:\n"
+        assert anchor in SMALL_STUDY
+        path.write_text(SMALL_STUDY.replace(anchor, "    if tip_force_n == 5:\n        int('five')\n" + anchor))
         args, expect = ["--set", "tip_force_n=5"], ["tip_force_n=5", "ValueError", "invalid literal"]
     elif case == "build_zero_division":
         path.write_text(BAD_BUILD)
