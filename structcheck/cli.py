@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import InputError, require_number
+from .errors import InputError
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
@@ -150,18 +150,6 @@ def _positive_int(text: str) -> int:
     return n
 
 
-def _percent(text: str) -> float:
-    """A --tolerance: a finite number of percent, at least 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = text
-    try:
-        return require_number("PCT", value, "percent of the baseline", at_least=0)
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def _cmd_compare(args) -> int:
     from .results.compare import compare, format_comparison
 
@@ -266,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compare", parents=[common], help="compare two results folders (design-change gate)")
     c.add_argument("baseline")
     c.add_argument("candidate")
-    c.add_argument("--tolerance", type=_percent, default=1.0, metavar="PCT",
+    c.add_argument("--tolerance", type=float, default=1.0, metavar="PCT",
                    help="allowed worsening of any metric, percent of the baseline (default 1)")
     c.set_defaults(func=_cmd_compare)
     v = sub.add_parser("verify", parents=[common], help="run the verification manual (closed forms and benchmarks)")
