@@ -247,8 +247,8 @@ _UNITS = {"mm": "mm", "m": "m", "kg": "kg", "n": "N", "nm": "N m", "s": "s", "hz
 def build_params(build: Callable, params: Mapping[str, Any], script: str) -> dict:
     """``params`` for ``build(**params)``, checked against its signature: every name a parameter of build();
     a value for a parameter whose default is a number made a finite number (text from the command line read as
-    one), for a True/False default a bool ('true'/'false' read as one), for a text default text; a NaN or
-    infinity refused for any parameter. InputError naming the script, the parameter and its default."""
+    one), for a True/False default a bool ('true'/'false' read as one), for a text default text (a number read as
+    its text); a NaN or infinity refused for any parameter. InputError naming the script, the parameter and its default."""
     sig = inspect.signature(build).parameters
     named = [n for n, p in sig.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     unknown = sorted(set(params) - set(named))
@@ -285,7 +285,11 @@ def _typed(name: str, value, default):
         return number if isinstance(default, int) else value
     if isinstance(value, float):
         require_number(name, value, unit)
-    return str(value) if isinstance(default, str) and is_number(value) else value
+    if isinstance(default, str) and not isinstance(value, str):
+        if not is_number(value):
+            raise InputError(f"{name} = {value!r}: give text")
+        return str(value)  # e.g. a folder named 5
+    return value
 
 
 FLEXIBILITIES = ("link", "arm")
