@@ -211,6 +211,7 @@ def load_study(path: str | Path, **params) -> Study:
     spec = importlib.util.spec_from_file_location(f"structcheck_study_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(path.parent))
+    sys.modules[spec.name] = module  # as an import does: a @dataclass in the script looks its module up there
     try:
         spec.loader.exec_module(module)
     except InputError:

@@ -95,6 +95,19 @@ def test_missing_script_and_a_script_without_a_study(capsys, where, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_script_defining_a_dataclass_loads(tmp_path):
+    """A study script is imported as a module registered in sys.modules, as @dataclass needs (it failed with
+    "'NoneType' object has no attribute '__dict__'")."""
+    from structcheck.study import Study, load_study
+
+    from helpers import SMALL_STUDY
+
+    path = tmp_path / "with_dataclass.py"
+    path.write_text("from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Options:\n"
+                    "    side_mm: float = 20.0\n" + SMALL_STUDY)
+    assert isinstance(load_study(path), Study)
+
+
 def test_info_refuses_bad_values_too(capsys, where):
     err = refused(capsys, where, "--set", "tip_force_n=inf", command="info")
     assert "tip_force_n = inf: give a finite number (N)" in err
