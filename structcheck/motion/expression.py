@@ -328,6 +328,9 @@ class _Parser:
                     raise InputError(_at(self.text, pos, f"{name} needs {FUNCTIONS[name]} argument"
                                                           f"{'s' if FUNCTIONS[name] > 1 else ''}, got {len(args)}"))
                 return _Call(name, args, pos, self.text)
+            if name in ("NAN", "INF", "INFINITY"):
+                raise InputError(_at(self.text, pos, f"{m.group('name')} is not a finite number; give a finite "
+                                                      f"number or an expression of TIME"))
             raise InputError(_at(self.text, pos, f"unknown name {m.group('name')!r}; valid names: TIME, PI and "
                                                   f"the functions {', '.join(FUNCTIONS)}"))
         raise InputError(_at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))

@@ -58,6 +58,19 @@ def test_nan_for_a_number_names_the_parameter(capsys, where):
     assert "payload_kg = nan: give a finite number (kg)" in err, err
 
 
+def test_nan_as_a_law_is_not_an_unknown_name():
+    """The issue's "unknown name 'nan' ... in motion law 'nan'": a force or motion law 'nan' or 'inf' says it is
+    not a finite number, naming the force or joint."""
+    from structcheck.study import PointForce
+
+    with pytest.raises(InputError, match=r"^point force at 'tip': magnitude: nan is not a finite number"):
+        PointForce("tip", "nan")
+    with pytest.raises(InputError, match=r"^point force at 'tip': magnitude = inf: give a finite number \(N\)"):
+        PointForce("tip", float("inf"))
+    with pytest.raises(InputError, match=r"^point force at 'tip': direction = \(0, 0, 0\) is zero"):
+        PointForce("tip", 1.0, (0, 0, 0))
+
+
 def test_text_for_a_number_says_what_to_give(capsys, where):
     err = refused(capsys, where, "--set", "side_mm=abc")
     assert "side_mm = 'abc': give a finite number (mm), not str" in err and "unsupported operand" not in err, err
