@@ -207,3 +207,51 @@ def test_compare_tolerance_must_be_a_finite_percentage(capsys, tmp_path, value):
     err = capsys.readouterr().err.strip()
     assert err == f"structcheck: error: --tolerance = {float(value)!r}: give a finite number >= 0 (percent of the " \
                   f"baseline)", err
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("t_end", float("nan"), r"^t_end = nan: give a finite number > 0 \(s\)$"),
+    ("n_frames", 1, r"^n_frames = 1: give a whole number >= 2$"),
+    ("damping_ratio", "0.02", r"^damping_ratio = '0.02': give a finite number >= 0, not str$"),
+    ("max_step_s", float("inf"), r"^max_step_s = inf: give a finite number > 0 \(s\)$"),
+    ("quasi_static", "yes", r"^quasi_static = 'yes': give True or False$"),
+    ("gravity", (0, 0, float("nan")), r"^gravity = \(0, 0, nan\): give 3 finite numbers \(m/s\^2\)$"),
+    ("joint_stiffness", {"joint1": (1e4, float("inf"))}, r"^joint_stiffness\['joint1'\] = inf: give a finite number"),
+    ("motion", {"joint1": float("nan")}, r"^motion of joint 'joint1' = nan: give a finite number \(rad or m\)$"),
+    ("motion", {"joint1": "STEP(time,0,0,1"}, r"^motion of joint 'joint1': expected '\)', found end of text"),
+    ("payloads", ("tip", 2.0), r"^payloads = \('tip', 2.0\): give a tuple of Payload\(...\)$"),
+    ("name", "", r"^Study name = '': give a non-empty text"),
+])
+def test_study_fields_are_checked_where_they_enter(field, value, message):
+    from dataclasses import replace
+
+    from helpers import SMALL_STUDY
+
+    namespace = {}
+    exec(SMALL_STUDY, namespace)
+    with pytest.raises(InputError, match=message):
+        replace(namespace["study"], **{field: value})
+
+
+def test_masses_mesh_sizes_and_times_are_checked_where_they_enter():
+    import numpy as np
+
+    from structcheck.flex.assembly import AttachedMass
+    from structcheck.geometry import PartBuilder
+    from structcheck.model.robot import Joint, Link, PointMass, Robot
+    from structcheck.motion import time_grid
+
+    with pytest.raises(InputError, match=r"^link 'arm': mass = nan: give a finite number >= 0 \(kg\)$"):
+        Link("arm", float("nan"))
+    with pytest.raises(InputError, match=r"^link 'arm': inertia = .*: give 3 x 3 finite numbers \(kg m\^2\)$"):
+        Link("arm", 1.0, inertia=np.full((3, 3), np.inf))
+    with pytest.raises(InputError, match=r"^point mass 'motor': mass = -1.0: give a finite number >= 0 \(kg\)$"):
+        PointMass("motor", -1.0, (0, 0, 0))
+    with pytest.raises(InputError, match=r"^joint 'j': home = nan"):
+        Robot([Link("a"), Link("b")], [Joint("j", "revolute", "a", "b", home=float("nan"))])
+    with pytest.raises(InputError, match=r"^attached mass on 'l' surface 's': mass = inf"):
+        AttachedMass("l", "s", float("inf"))
+    with pytest.raises(InputError, match=r"^part 'p': mesh_size = nan: give a finite number > 0 \(m\)$"):
+        PartBuilder("p", float("nan"))
+    with pytest.raises(InputError, match=r"^t_end = inf: give a finite number > 0 \(s\)$"):
+        time_grid([], float("inf"))
