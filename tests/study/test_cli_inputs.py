@@ -255,3 +255,24 @@ def test_masses_mesh_sizes_and_times_are_checked_where_they_enter():
         PartBuilder("p", float("nan"))
     with pytest.raises(InputError, match=r"^t_end = inf: give a finite number > 0 \(s\)$"):
         time_grid([], float("inf"))
+
+
+def test_build_params_follow_the_defaults_types():
+    """--set text is read as the type of build()'s default: numbers, whole numbers, true/false, text."""
+    from structcheck.study import build_params
+
+    def build(flag=True, n=3, x_mm=1.0, folder="", free=None):
+        pass
+
+    got = build_params(build, {"flag": "False", "n": 4.0, "x_mm": "2.5", "folder": 5, "free": "abc"}, "s.py")
+    assert got == {"flag": False, "n": 4, "x_mm": 2.5, "folder": "5", "free": "abc"}
+    assert type(got["n"]) is int
+    for params, message in (({"flag": "yes"}, "flag = 'yes': give true or false; build()'s default is True"),
+                            ({"n": 2.5}, "n = 2.5: give a whole number; build()'s default is 3"),
+                            ({"x_mm": [1]}, "x_mm = [1]: give a finite number (mm), not list"),
+                            ({"folder": None}, "folder = None: give text; build()'s default is ''"),
+                            ({"free": float("inf")}, "free = inf: give a finite number; build()'s default is None"),
+                            ({"nope": 1}, "build() has no parameter nope; its parameters are flag, n, x_mm, folder")):
+        with pytest.raises(InputError) as err:
+            build_params(build, params, "s.py")
+        assert str(err.value).startswith("study script 's.py': ") and message in str(err.value), str(err.value)
