@@ -584,7 +584,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     tree, kin = prep.chain.tree, body.dynamics.kinematics
     links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
                             study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)
-             for n, s in solutions.items()}
+             for n, s in links_with_finite_stresses(study, solutions).items()}
     tool = None if not study.tool_point else tool_point_checks(
         tree, kin.T_world_link, link_model, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
         study.gravity)
@@ -624,6 +624,17 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
         write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
                       extra_files=extra_files)
     return result
+
+
+def links_with_finite_stresses(study: Study, solutions: dict[str, LinkSolution]) -> dict[str, LinkSolution]:
+    """``solutions``, or InputError (before any file is written) for a link whose stresses overflowed: finite
+    inputs of absurd size (e.g. a motion lasting 1e300 s) make the numbers NaN or inf, never a verdict."""
+    for name, s in solutions.items():
+        if not np.isfinite(s.response.max_von_mises):
+            raise InputError(f"study {study.name!r}: the stresses of link {name!r} are not finite (NaN or inf): "
+                             f"numbers of absurd size overflowed (t_end = {study.t_end:g} s, or a force, mass or "
+                             f"speed); check the study's values and their units")
+    return solutions
 
 
 def model_note(study: Study) -> str:

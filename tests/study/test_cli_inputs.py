@@ -276,3 +276,14 @@ def test_build_params_follow_the_defaults_types():
         with pytest.raises(InputError) as err:
             build_params(build, params, "s.py")
         assert str(err.value).startswith("study script 's.py': ") and message in str(err.value), str(err.value)
+
+
+def test_finite_inputs_that_overflow_are_refused_before_writing(capsys, where):
+    """A force of 1e306 N is finite, but the beam's stresses overflow: exit 2 naming the link, not a traceback
+    from printing NaN nor a results folder of NaN (this one runs the FE model: about 2 s)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's overflow warnings on the way
+        err = refused(capsys, where, "--set", "tip_force_n=1e306")
+    assert "the stresses of link 'beam' are not finite (NaN or inf)" in err, err
