@@ -102,8 +102,7 @@ class PartBuilder:
         InputError, naming the part, when no edge matches or OpenCASCADE cannot make the fillet (e.g. a radius
         larger than a face next to the edge)."""
         occ = self.occ
-        if not (isinstance(radius, (int, float, np.integer, np.floating)) and np.isfinite(radius) and radius > 0):
-            raise InputError(f"part {self.name!r}: fillet radius must be a positive number of metres, got {radius!r}")
+        require_number(f"part {self.name!r}: fillet radius", radius, "m", above=0)
         occ.synchronize()
         vols = [t for d, t in solid if d == 3]
         faces = self.gmsh.model.getBoundary([(3, t) for t in vols], combined=False, oriented=False)
@@ -112,9 +111,8 @@ class PartBuilder:
         if not hits:
             raise InputError(f"part {self.name!r}: no edge of the solid matches the fillet predicate "
                              f"(radius {radius * 1e3:g} mm); check the edge's centre and bounding box")
-        if size is not None and not (isinstance(size, (int, float)) and np.isfinite(size) and size > 0):
-            raise InputError(f"part {self.name!r}: fillet element size must be a positive number of metres or None, "
-                             f"got {size!r}")
+        if size is not None:
+            require_number(f"part {self.name!r}: fillet element size", size, "m; or None", above=0)
         edge_points = self._edge_points(hits, radius / 4) if size is not None else None
         try:
             out = occ.fillet(vols, hits, [float(radius)], removeVolume=True)
