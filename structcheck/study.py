@@ -164,7 +164,8 @@ class Study:
         require_array("gravity", self.gravity, (3,), "m/s^2")
         for joint, law in dict(self.motion).items():
             check_law(f"motion of joint {joint!r}", law, "rad or m")
-        for what, items, kind in (("point_forces", self.point_forces, PointForce), ("payloads", self.payloads, Payload)):
+        for what, items, kind in (("point_forces", self.point_forces, PointForce),
+                                  ("payloads", self.payloads, Payload)):
             if not all(isinstance(x, kind) for x in items):
                 raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
         for joint, k in dict(self.joint_stiffness).items():
@@ -249,7 +250,8 @@ def build_params(build: Callable, params: Mapping[str, Any], script: str) -> dic
     """``params`` for ``build(**params)``, checked against its signature: every name a parameter of build();
     a value for a parameter whose default is a number made a finite number (text from the command line read as
     one), for a True/False default a bool ('true'/'false' read as one), for a text default text (a number read as
-    its text); a NaN or infinity refused for any parameter. InputError naming the script, the parameter and its default."""
+    its text); a NaN or infinity refused for any parameter. InputError naming the script, the parameter and its
+    default."""
     sig = inspect.signature(build).parameters
     named = [n for n, p in sig.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     unknown = sorted(set(params) - set(named))
