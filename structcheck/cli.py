@@ -403,7 +403,9 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
         if build is None:
             study = study_or_build
         else:
-            params = {k: getattr(args, k) for k in defaults}
+            from .study import build_params
+
+            params = build_params(build, {k: getattr(args, k) for k in defaults}, script)
             if default is not None and params == defaults:
                 study = default
             else:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, named_input
 from .spatial import skew
 
 GROUND_SURFACE = "ground"
@@ -263,14 +263,15 @@ def point_force_histories(point_forces, laws, t: np.ndarray) -> dict[str, np.nda
     merged = {}
     for pf, law in zip(point_forces, laws):
         d = np.asarray(pf.direction, float) / np.linalg.norm(pf.direction)
-        merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
+        with named_input(f"point force at {pf.point!r}: magnitude"):
+            merged[pf.point] = merged.get(pf.point, 0.0) + law.value(t)[:, None] * d
     return merged
 
 
 def payload_table(payloads, robot) -> dict[str, tuple[float, np.ndarray]]:
     """Payloads (``study.Payload``) as the inverse dynamics takes them: point name -> (mass [kg], inertia (3, 3)
-    [kg m^2] about the point in link axes). InputError for an unknown or repeated point, a mass that is not
-    positive, an inertia that is not symmetric positive semi-definite."""
+    [kg m^2] about the point in link axes). InputError for an unknown or repeated point or an inertia that is not
+    symmetric positive semi-definite (``Payload`` checks its numbers)."""
     out = {}
     for pl in payloads:
         if pl.point not in robot.points:
@@ -278,8 +279,6 @@ def payload_table(payloads, robot) -> dict[str, tuple[float, np.ndarray]]:
         if pl.point in out:
             raise InputError(f"two payloads at point {pl.point!r}; combine them into one")
         I = np.zeros((3, 3)) if pl.inertia is None else np.asarray(pl.inertia, float)
-        if not (np.isfinite(pl.mass) and pl.mass > 0):
-            raise InputError(f"payload at {pl.point!r}: mass must be a positive number of kg, got {pl.mass!r}")
         if I.shape != (3, 3) or not np.allclose(I, I.T) or np.linalg.eigvalsh(0.5 * (I + I.T)).min() < -1e-12:
             raise InputError(f"payload at {pl.point!r}: inertia must be a symmetric positive semi-definite 3x3 "
                              f"matrix [kg m^2] about the point in link axes, got {pl.inertia!r}")

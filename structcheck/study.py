@@ -14,6 +14,7 @@ only under ``if __name__ == "__main__":``.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import sys
 import time
 from contextlib import contextmanager
@@ -24,9 +25,9 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
-from .notes import Note
 from .checks import LinkSolution, arm_basis_warnings, failures, run_warnings, tool_point_checks
-from .errors import InputError
+from .errors import InputError, is_number, named_input, require_array, require_number
+from .notes import Note
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
@@ -46,6 +47,12 @@ class PointForce:
     magnitude: Any
     direction: tuple[float, float, float] = (0.0, 0.0, -1.0)
 
+    def __post_init__(self):
+        check_law(f"point force at {self.point!r}: magnitude", self.magnitude, "N")
+        if not np.any(require_array(f"point force at {self.point!r}: direction", self.direction, (3,))):
+            raise InputError(f"point force at {self.point!r}: direction = {self.direction!r} is zero; give the "
+                             f"force's direction in world axes, e.g. (0, 0, -1)")
+
 
 @dataclass(frozen=True)
 class Payload:
@@ -57,6 +64,11 @@ class Payload:
     point: str
     mass: float
     inertia: Any = None
+
+    def __post_init__(self):
+        require_number(f"payload at {self.point!r}: mass", self.mass, "kg", above=0)
+        if self.inertia is not None:
+            require_array(f"payload at {self.point!r}: inertia", self.inertia, (3, 3), "kg m^2")
 
 
 @dataclass(frozen=True)
@@ -140,18 +152,68 @@ class Study:
     joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
     arm_max_joint_change: float = 0.05
 
+    def __post_init__(self):
+        if not (isinstance(self.name, str) and self.name.strip()):
+            raise InputError(f"Study name = {self.name!r}: give a non-empty text (it names the results folder)")
+        for name, (unit, bounds) in _NUMBERS.items():
+            value = getattr(self, name)
+            if value is not None or name not in _OPTIONAL:
+                require_number(name, value, unit, **bounds)
+        for name in ("quasi_static", "inertia_from_meshes"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise InputError(f"{name} = {getattr(self, name)!r}: give True or False")
+        require_array("gravity", self.gravity, (3,), "m/s^2")
+        for joint, law in dict(self.motion).items():
+            check_law(f"motion of joint {joint!r}", law, "rad or m")
+        for what, items, kind in (("point_forces", self.point_forces, PointForce),
+                                  ("payloads", self.payloads, Payload)):
+            if not all(isinstance(x, kind) for x in items):
+                raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
+        for joint, k in dict(self.joint_stiffness).items():
+            for x in (k if isinstance(k, (tuple, list)) else [k]):
+                require_number(f"joint_stiffness[{joint!r}]", x, "N m/rad; or (torsional, tilt)", at_least=0)
+
+
+# Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The duty (cycles_per_hour,
+# design life) and surface_factor are checked by structcheck.fatigue.duty, before any FE work.
+_NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_least=2)),
+            "damping_ratio": ("", dict(at_least=0)), "n_modes": ("", dict(whole=True, at_least=0)),
+            "required_safety_factor": ("", dict(above=0)), "deflection_limit_m": ("m", dict(above=0)),
+            "payload_mass_kg": ("kg", dict(at_least=0)), "support_band_m": ("m", dict(at_least=0)),
+            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
+            "arm_max_joint_change": ("rad or m", dict(above=0))}
+_OPTIONAL = ("deflection_limit_m", "max_step_s")
+
+
+def check_law(name: str, law, unit: str):
+    """``law`` (a motion-law string, number or law object: :func:`structcheck.motion.as_law`) as a Law, or
+    InputError naming ``name``: a number that is not finite, an expression that does not parse."""
+    if is_number(law):
+        require_number(name, law, unit)
+    with named_input(name):
+        return as_law(law)
+
+
+STUDY_SCRIPT = ("a study script is a Python file (.py) that defines `study = Study(...)` at module level, or "
+                "`def build(**params) -> Study` for --set NAME=VALUE")
+
 
 def load_study(path: str | Path, **params) -> Study:
     """Import a study script and return its ``study`` (or ``build(**params)`` when parameters are given).
 
-    The script is the user's own trusted Python: it is imported, not parsed. Errors name the file.
-    """
+    The script is the user's own trusted Python: it is imported, not parsed. Errors name the file. ``params`` are
+    checked against build()'s signature first (:func:`build_params`)."""
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"study script {str(path)!r} does not exist")
+        raise InputError(f"study script {str(path)!r} does not exist; {STUDY_SCRIPT}")
+    if path.suffix != ".py":
+        robot = " (a robot model: a study script reads it with structcheck.Robot.from_urdf)" \
+            if path.suffix.lower() == ".urdf" else ""
+        raise InputError(f"{str(path)!r} is not a study script{robot}; {STUDY_SCRIPT}")
     spec = importlib.util.spec_from_file_location(f"structcheck_study_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(path.parent))
+    sys.modules[spec.name] = module  # as an import does: a @dataclass in the script looks its module up there
     try:
         spec.loader.exec_module(module)
     except InputError:
@@ -162,8 +224,10 @@ def load_study(path: str | Path, **params) -> Study:
         sys.path.remove(str(path.parent))
     if params:
         build = getattr(module, "build", None)
-        if build is None:
-            raise InputError(f"study script {str(path)!r} has no build(**params) function to take {sorted(params)}")
+        if not callable(build):
+            raise InputError(f"study script {str(path)!r} has no build(**params) function to take {sorted(params)}; "
+                             f"{STUDY_SCRIPT}")
+        params = build_params(build, params, str(path))
         try:
             study = build(**params)
         except TypeError as exc:
@@ -171,8 +235,65 @@ def load_study(path: str | Path, **params) -> Study:
     else:
         study = getattr(module, "study", None)
     if not isinstance(study, Study):
-        raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level")
+        got = "build() returned" if params else "its `study` is"
+        raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level"
+                         if study is None and not params else
+                         f"study script {str(path)!r}: {got} {type(study).__name__}, not a Study; {STUDY_SCRIPT}")
     return study
+
+
+# a build() parameter's unit from the end of its name (wall_mm -> mm), for the messages of build_params
+_UNITS = {"mm": "mm", "m": "m", "kg": "kg", "n": "N", "nm": "N m", "s": "s", "hz": "Hz", "pa": "Pa", "mpa": "MPa",
+          "deg": "degrees", "rad": "rad"}
+
+
+def build_params(build: Callable, params: Mapping[str, Any], script: str) -> dict:
+    """``params`` for ``build(**params)``, checked against its signature: every name a parameter of build();
+    a value for a parameter whose default is a number made a finite number (text from the command line read as
+    one), for a True/False default a bool ('true'/'false' read as one), for a text default text (a number read as
+    its text); a NaN or infinity refused for any parameter. InputError naming the script, the parameter and its
+    default."""
+    sig = inspect.signature(build).parameters
+    named = [n for n, p in sig.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = sorted(set(params) - set(named))
+    if unknown and not any(p.kind is p.VAR_KEYWORD for p in sig.values()):
+        raise InputError(f"study script {script!r}: build() has no parameter {', '.join(unknown)}; its parameters "
+                         f"are {', '.join(named) or 'none'}")
+    out = {}
+    for name, value in params.items():
+        default = sig[name].default if name in sig else None
+        try:
+            out[name] = _typed(name, value, default)
+        except InputError as exc:
+            shown = "" if default is inspect.Parameter.empty else f"; build()'s default is {default!r}"
+            raise InputError(f"study script {script!r}: build() parameter {exc}{shown}") from None
+    return out
+
+
+def _typed(name: str, value, default):
+    """``value`` for the build() parameter ``name`` whose default is ``default`` (see :func:`build_params`)."""
+    unit = _UNITS.get(name.rsplit("_", 1)[-1].lower(), "") if "_" in name else ""
+    if isinstance(default, bool):
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"{name} = {value!r}: give true or false")
+        return value
+    if is_number(default):
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        number = require_number(name, value, unit, whole=isinstance(default, int))
+        return number if isinstance(default, int) else value
+    if isinstance(value, float):
+        require_number(name, value, unit)
+    if isinstance(default, str) and not isinstance(value, str):
+        if not is_number(value):
+            raise InputError(f"{name} = {value!r}: give text")
+        return str(value)  # e.g. a folder named 5
+    return value
 
 
 FLEXIBILITIES = ("link", "arm")
@@ -295,10 +416,15 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     side = np.where(t < t[-1], 1, -1)
     driven = prep.chain.independent
     home = np.array([prep.chain.tree.joint(j).home for j in driven])
-    q = home + np.column_stack([prep.laws[j].value(t) for j in driven])
-    qd = np.column_stack([prep.laws[j].velocity(t) for j in driven])
-    qdd = np.column_stack([np.where(side > 0, prep.laws[j].acceleration(t, side=1),
-                                    prep.laws[j].acceleration(t, side=-1)) for j in driven])
+
+    def history(j):  # (value, velocity, acceleration) of joint j's law; an error in it names the joint
+        law = prep.laws[j]
+        with named_input(f"motion of joint {j!r}"):
+            return (law.value(t), law.velocity(t),
+                    np.where(side > 0, law.acceleration(t, side=1), law.acceleration(t, side=-1)))
+
+    q, qd, qdd = (np.column_stack(x) for x in zip(*map(history, driven)))
+    q = home + q
     point_forces = linkloads.point_force_histories(study.point_forces, prep.force_laws, t)
     body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
     return RigidStage(t=t, point_forces=point_forces, body=body)
@@ -459,7 +585,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     tree, kin = prep.chain.tree, body.dynamics.kinematics
     links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
                             study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)
-             for n, s in solutions.items()}
+             for n, s in links_with_finite_stresses(study, solutions).items()}
     tool = None if not study.tool_point else tool_point_checks(
         tree, kin.T_world_link, link_model, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
         study.gravity)
@@ -502,6 +628,17 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
         write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
                       extra_files=extra_files)
     return result
+
+
+def links_with_finite_stresses(study: Study, solutions: dict[str, LinkSolution]) -> dict[str, LinkSolution]:
+    """``solutions``, or InputError (before any file is written) for a link whose stresses overflowed: finite
+    inputs of absurd size (e.g. a motion lasting 1e300 s) make the numbers NaN or inf, never a verdict."""
+    for name, s in solutions.items():
+        if not np.isfinite(s.response.max_von_mises):
+            raise InputError(f"study {study.name!r}: the stresses of link {name!r} are not finite (NaN or inf): "
+                             f"numbers of absurd size overflowed (t_end = {study.t_end:g} s, or a force, mass or "
+                             f"speed); check the study's values and their units")
+    return solutions
 
 
 def model_note(study: Study) -> str:

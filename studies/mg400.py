@@ -386,7 +386,7 @@ def build(planner: str = "quintic", payload_kg: float = 0.0, n_frames: int = 57)
     """The MG400 palletizing cycle planned by ``planner`` (quintic, bspline, minimum_jerk), with a point mass of
     ``payload_kg`` [kg] at the end point (0: the paper's bare flange), ``n_frames`` output frames over 5.6 s."""
     chain = mechanism(start_pose())
-    payloads = (Payload("tcp", float(payload_kg)),) if payload_kg > 0 else ()
+    payloads = (Payload("tcp", payload_kg),) if payload_kg != 0 else ()  # a negative mass: Payload refuses it
     return Study(
         name=f"mg400_{planner}", robot=chain, motion=planner_laws(planner, start_pose()), parts=PARTS,
         t_end=T_END, n_frames=n_frames, payloads=payloads, damping_ratio=0.02, n_modes=6,

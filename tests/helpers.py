@@ -110,7 +110,8 @@ def branched_robot(rng, shuffle=False):
 # ------------------------------------------------------------------------------------------------- a study script
 # One link 'beam' along x (L = 0.4 m, 20 mm square section, 40 x 2 x 2 hexahedra split into tetrahedra), on a
 # revolute joint 'joint1' at x = 0 (its face the support) and a force at the 'tip' face; no gravity, so every
-# output is linear in the force.
+# output is linear in the force. build() also takes the section, time grid, a payload, a motion law and a mesh
+# file, so that the command-line tests can feed every kind of input through `structcheck run --set`.
 SMALL_L, SMALL_H, N_LEN, N_SIDE = 0.40, 0.02, 40, 2
 SMALL_STUDY = f'''
 """A tiny cantilever study for the command-line tests."""
@@ -119,27 +120,35 @@ from skfem import MeshTet
 
 from structcheck.fe.part import Part
 from structcheck.model.robot import Joint, Link, Robot
-from structcheck.study import PointForce, Study
+from structcheck.study import Payload, PointForce, Study
 
 L, H = {SMALL_L!r}, {SMALL_H!r}
 
 
-def mesh():
-    return MeshTet.init_tensor(np.linspace(0, L, {N_LEN + 1}), np.linspace(-H / 2, H / 2, {N_SIDE + 1}),
-                               np.linspace(-H / 2, H / 2, {N_SIDE + 1}))
+def mesh(side_m=H):
+    return MeshTet.init_tensor(np.linspace(0, L, {N_LEN + 1}), np.linspace(-side_m / 2, side_m / 2, {N_SIDE + 1}),
+                               np.linspace(-side_m / 2, side_m / 2, {N_SIDE + 1}))
 
 
-def build(tip_force_n=100.0, required_safety_factor=1.5, gravity_z=0.0):
-    m = mesh()
-    x = m.p[0, m.facets].mean(axis=0)
-    bnd = m.boundary_facets()
-    part = Part.from_skfem(m, "structural_steel", surfaces={{"joint1": bnd[np.isclose(x[bnd], 0.0)],
-                                                            "tip": bnd[np.isclose(x[bnd], L)]}})
+def build(tip_force_n=100.0, required_safety_factor=1.5, gravity_z=0.0, side_mm=H * 1000, t_end=1.0, n_frames=3,
+          payload_kg=None, law=None, mesh_file=None):
+    """The cantilever; ``payload_kg`` a payload at the tip, ``law`` joint1's motion, ``mesh_file`` the beam's mesh
+    (its faces at x = 0 and x = L named joint1 and tip) instead of the generated one: none by default."""
+    if mesh_file is None:
+        m = mesh(side_mm / 1000)
+        x = m.p[0, m.facets].mean(axis=0)
+        bnd = m.boundary_facets()
+        part = Part.from_skfem(m, "structural_steel", surfaces={{"joint1": bnd[np.isclose(x[bnd], 0.0)],
+                                                                "tip": bnd[np.isclose(x[bnd], L)]}})
+    else:
+        part = Part.from_mesh(mesh_file, "structural_steel")
     robot = Robot([Link("ground"), Link("beam")],
                   [Joint("joint1", "revolute", "ground", "beam", np.eye(4), np.array([0, 1.0, 0]), -3, 3)],
                   points={{"tip": ("beam", np.array([L, 0.0, 0.0]))}})
-    return Study(name="tiny_cantilever", robot=robot, motion={{}}, parts={{"beam": part}}, t_end=1.0, n_frames=3,
+    return Study(name="tiny_cantilever", robot=robot, motion={{}} if law is None else {{"joint1": law}},
+                 parts={{"beam": part}}, t_end=t_end, n_frames=n_frames,
                  point_forces=(PointForce("tip", tip_force_n, (0, 0, -1)),), gravity=(0, 0, gravity_z),
+                 payloads=() if payload_kg is None else (Payload("tip", payload_kg),),
                  quasi_static=True, tool_point="tip", required_safety_factor=required_safety_factor,
                  parameters={{"tip_force_n": tip_force_n, "required_safety_factor": required_safety_factor}})
 

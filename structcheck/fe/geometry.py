@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, require_number
 
 
 class PartBuilder:
@@ -32,13 +32,14 @@ class PartBuilder:
         if order not in (1, 2):
             raise InputError(f"part {name!r}: mesh order must be 1 or 2, got {order!r}")
         self.order = int(order)
-        self.local_size_factor = float(local_size_factor)
+        self.local_size_factor = require_number(f"part {name!r}: local_size_factor", local_size_factor, above=0)
         #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD
         #: surface it belongs to
         self.surface_deviation = float("nan")
         self.name = name
-        self.mesh_size = mesh_size
-        self.min_size = mesh_size / 4 if min_size is None else float(min_size)
+        self.mesh_size = require_number(f"part {name!r}: mesh_size", mesh_size, "m", above=0)
+        self.min_size = mesh_size / 4 if min_size is None else require_number(f"part {name!r}: min_size", min_size,
+                                                                              "m", above=0)
         self.curvature_points = int(curvature_points)
         self.named: dict[str, Callable] = {}
         self.named_lines: dict[str, Callable] = {}
@@ -101,8 +102,7 @@ class PartBuilder:
         InputError, naming the part, when no edge matches or OpenCASCADE cannot make the fillet (e.g. a radius
         larger than a face next to the edge)."""
         occ = self.occ
-        if not (isinstance(radius, (int, float, np.integer, np.floating)) and np.isfinite(radius) and radius > 0):
-            raise InputError(f"part {self.name!r}: fillet radius must be a positive number of metres, got {radius!r}")
+        require_number(f"part {self.name!r}: fillet radius", radius, "m", above=0)
         occ.synchronize()
         vols = [t for d, t in solid if d == 3]
         faces = self.gmsh.model.getBoundary([(3, t) for t in vols], combined=False, oriented=False)
@@ -111,9 +111,8 @@ class PartBuilder:
         if not hits:
             raise InputError(f"part {self.name!r}: no edge of the solid matches the fillet predicate "
                              f"(radius {radius * 1e3:g} mm); check the edge's centre and bounding box")
-        if size is not None and not (isinstance(size, (int, float)) and np.isfinite(size) and size > 0):
-            raise InputError(f"part {self.name!r}: fillet element size must be a positive number of metres or None, "
-                             f"got {size!r}")
+        if size is not None:
+            require_number(f"part {self.name!r}: fillet element size", size, "m; or None", above=0)
         edge_points = self._edge_points(hits, radius / 4) if size is not None else None
         try:
             out = occ.fillet(vols, hits, [float(radius)], removeVolume=True)
@@ -334,8 +333,7 @@ def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple
     ``size_factor`` (its local sizes too) into ``out/<name>.msh``, with its node counts printed when ``verbose``.
     ``order`` 1 writes linear tets (the FE raises them to straight-edged P2), 2 ``tetra10`` with curved boundaries.
     Returns ``out``."""
-    if not (isinstance(size_factor, (int, float)) and np.isfinite(size_factor) and size_factor > 0):
-        raise InputError(f"size_factor must be a positive number (1.0: the shipped mesh sizes), got {size_factor!r}")
+    require_number("size_factor", size_factor, "1.0: the shipped mesh sizes", above=0)
     if order not in (1, 2):
         raise InputError(f"mesh order must be 1 (linear tets) or 2 (curved 10-node tets), got {order!r}")
     out = Path(out)

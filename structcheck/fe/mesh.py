@@ -9,6 +9,7 @@ data, triangle by triangle) or from geometric selections.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,16 +142,20 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     (:attr:`TetMesh.midside`; a ``tetra`` block in the same file gets its edge midpoints)."""
     import meshio
 
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise MeshError(f"mesh file = {path!r}: give the path of a mesh file (gmsh .msh or any format meshio reads)")
     path = Path(path)
     if units not in ("m", "mm"):
         raise MeshError(f"units must be 'm' or 'mm', got {units!r}")
     if not path.is_file():
-        raise MeshError(f"mesh file {str(path)!r} does not exist")
+        raise MeshError(f"mesh file {str(path)!r} does not exist{' (it is a folder)' if path.is_dir() else ''}; "
+                        f"give the path of a mesh file (gmsh .msh or any format meshio reads)")
     try:
         # meshio tries ANSYS first for .msh (and prints its failure): gmsh is what .msh means here
         m = meshio.read(path, file_format="gmsh" if path.suffix.lower() == ".msh" else None)
     except Exception as exc:  # meshio raises many types for unreadable files
-        raise MeshError(f"cannot read mesh {str(path)!r}: {exc}") from None
+        raise MeshError(f"cannot read mesh file {str(path)!r}: {exc}; give a gmsh .msh or a format meshio reads") \
+            from None
     kinds = sorted({c.type for c in m.cells})
     vol = [c for c in m.cells if c.type in ACCEPTED]
     if not vol:
@@ -162,6 +167,9 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     tets = np.vstack([c.data[:, :4] for c in vol]).astype(np.int64)
     scale = 1e-3 if units == "mm" else 1.0
     points = np.asarray(m.points[:, :3], float) * scale
+    if not np.isfinite(points).all():
+        raise MeshError(f"{path}: {int((~np.isfinite(points).any(axis=1)).sum())} nodes have coordinates that are "
+                        f"not finite (NaN or inf); export the mesh again")
     midside = None
     if any(c.type == "tetra10" for c in vol):
         midside = np.vstack([points[c.data[:, 4:10]] if c.type == "tetra10" else

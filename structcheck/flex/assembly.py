@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import scipy.linalg as sla
 
-from ..errors import InputError
+from ..errors import InputError, require_array, require_number
 from ..spatial import skew
 from .superelement import Superelement
 from .topology import Topology, cut_joints, expression_matrix, rigid_mass_matrix, tree_joints
@@ -45,6 +45,14 @@ class AttachedMass:
     point: tuple | None = None
     inertia: tuple | None = None
 
+    def __post_init__(self):
+        what = f"attached mass on {self.link!r} surface {self.surface!r}"
+        require_number(f"{what}: mass", self.mass, "kg", at_least=0)
+        if self.point is not None:
+            require_array(f"{what}: point", self.point, (3,), "m")
+        if self.inertia is not None:
+            require_array(f"{what}: inertia", self.inertia, (3, 3), "kg m^2")
+
     def matrix(self) -> np.ndarray:
         """6x6 rigid-body mass matrix at the reference point, link axes."""
         out = np.zeros((6, 6))
@@ -62,8 +70,8 @@ class ArmModel:
     -> (3, 3);
     ``loads`` (n, 3) global load vectors of unit gravity components g_x, g_y, g_z [m/s^2] (world axes), body
     loads and attached masses; ``labels`` (n,) what every global coordinate is; ``springs`` ((i, k), ...) the
-    released joint motions: global coordinate i with its stiffness k [N m/rad or N/m] (0: free). Assembled at a stack of poses, every
-    array but ``labels`` has a leading pose dimension (K (n_poses, n, n), L (n_poses, n_red, n), ...): :meth:`at`
+    released joint motions: global coordinate i with its stiffness k [N m/rad or N/m] (0: free). Assembled at a
+    stack of poses, every array but ``labels`` has a leading pose dimension (K (n_poses, n, n), L (n_poses, n_red, n), ...): :meth:`at`
     picks one pose (the other methods take one pose)."""
 
     K: np.ndarray

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, require_number
 
 CRITERIA = ("von_mises", "max_principal")
 
@@ -30,9 +30,10 @@ class Material:
     def __post_init__(self):
         if self.criterion not in CRITERIA:
             raise InputError(f"material {self.name!r}: criterion must be one of {CRITERIA}, got {self.criterion!r}")
-        if not (self.density > 0 and self.E > 0 and -1 < self.nu < 0.5 and self.strength > 0):
-            raise InputError(f"material {self.name!r}: need density > 0, E > 0, -1 < nu < 0.5, strength > 0; got "
-                             f"{self.density}, {self.E}, {self.nu}, {self.strength}")
+        for what, value, unit in (("density", self.density, "kg/m^3"), ("E", self.E, "Pa"),
+                                  ("strength", self.strength, "Pa")):
+            require_number(f"material {self.name!r}: {what}", value, unit, above=0)
+        require_number(f"material {self.name!r}: nu", self.nu, "Poisson's ratio", above=-1, below=0.5)
 
     @property
     def yield_strength(self) -> float:

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, require_array, require_number
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed")
 
@@ -29,6 +29,10 @@ class PointMass:
     name: str
     mass: float
     position: tuple
+
+    def __post_init__(self):
+        require_number(f"point mass {self.name!r}: mass", self.mass, "kg", at_least=0)
+        require_array(f"point mass {self.name!r}: position", self.position, (3,), "m")
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,11 @@ class Link:
     point_masses: tuple = ()
     mesh: str | None = None
     material: str | None = None
+
+    def __post_init__(self):
+        require_number(f"link {self.name!r}: mass", self.mass, "kg", at_least=0)
+        require_array(f"link {self.name!r}: com", self.com, (3,), "m")
+        require_array(f"link {self.name!r}: inertia", self.inertia, (3, 3), "kg m^2")
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,8 @@ class Robot:
             children[j.child] = j.name
             if j.origin.shape != (4, 4):
                 raise InputError(f"joint {j.name!r}: origin must be a 4x4 transform, got shape {j.origin.shape}")
+            require_array(f"joint {j.name!r}: origin", j.origin, (4, 4), "a transform, m")
+            require_number(f"joint {j.name!r}: home", j.home, "rad or m")
         roots = [n for n in names if n not in children]
         if len(roots) != 1:
             raise InputError(f"robot {name!r} must have exactly one base link (no parent joint); found {roots}")

@@ -303,6 +303,9 @@ class _Parser:
             raise InputError(_at(self.text, pos, "unexpected end of text"))
         if kind == "num":
             v = float(m.group("num"))
+            if not math.isfinite(v):
+                raise InputError(_at(self.text, pos, f"the number {m.group('num')} is too large for a float; give "
+                                                      f"a finite number"))
             return _Num(math.radians(v) if m.group("deg") else v)
         if kind == "op" and m.group("op") == "(":
             node = self.expr()
@@ -325,6 +328,9 @@ class _Parser:
                     raise InputError(_at(self.text, pos, f"{name} needs {FUNCTIONS[name]} argument"
                                                           f"{'s' if FUNCTIONS[name] > 1 else ''}, got {len(args)}"))
                 return _Call(name, args, pos, self.text)
+            if name in ("NAN", "INF", "INFINITY"):
+                raise InputError(_at(self.text, pos, f"{m.group('name')} is not a finite number; give a finite "
+                                                      f"number or an expression of TIME"))
             raise InputError(_at(self.text, pos, f"unknown name {m.group('name')!r}; valid names: TIME, PI and "
                                                   f"the functions {', '.join(FUNCTIONS)}"))
         raise InputError(_at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import require_number
 from .expression import MotionLaw
 from .laws import as_law
 
@@ -28,10 +28,11 @@ def time_grid(laws, t_end: float, n_frames: int = 101, min_ramp_samples: int = 1
     """The analysis grid for ``laws`` (anything :func:`as_law` takes) over [0, t_end] [s]: the ``n_frames``
     uniform output frames, every breakpoint, ``min_ramp_samples`` samples across every ramp (fine only where
     ramps are short), and at most ``max_dt`` [s] between samples (default t_end / (4 (n_frames - 1)))."""
-    if not t_end > 0:
-        raise InputError(f"t_end must be > 0 s, got {t_end}")
-    if n_frames < 2:
-        raise InputError(f"n_frames must be >= 2, got {n_frames}")
+    t_end = require_number("t_end", t_end, "s", above=0)
+    n_frames = require_number("n_frames", n_frames, whole=True, at_least=2)
+    min_ramp_samples = require_number("min_ramp_samples", min_ramp_samples, whole=True, at_least=1)
+    if max_dt is not None:
+        require_number("max_step_s", max_dt, "s", above=0)
     laws = [as_law(x) for x in laws]
     frames = np.linspace(0.0, t_end, n_frames)
     max_dt = max_dt or t_end / (4 * (n_frames - 1))

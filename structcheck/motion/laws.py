@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, require_number
 from .expression import MotionLaw
 from .span import as_times
 
@@ -56,6 +56,9 @@ class Constant:
     q: float = 0.0
     breakpoints: ClassVar[tuple] = ()
     ramps: ClassVar[tuple] = ()
+
+    def __post_init__(self):
+        require_number("a constant motion law", self.q)
 
     def value(self, t):
         """Offset from home [rad or m] at times ``t`` [s] (scalar or array; same shape out)."""

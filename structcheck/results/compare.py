@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import InputError, require_number
 from .summary import read_summary
 
 # (summary key, label, unit scale, unit, worse when) ; worse = +1 when higher is worse, -1 when lower is worse
@@ -72,8 +72,7 @@ def _delta(link, key, label, scale, unit, worse, b, c, tol) -> Delta:
 
 def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0) -> Comparison:
     """Compare the ``summary.json`` of two results folders. Raises InputError on bad input."""
-    if not tolerance_pct >= 0:
-        raise InputError(f"--tolerance must be a percentage >= 0, got {tolerance_pct}")
+    require_number("--tolerance", tolerance_pct, "percent of the baseline", at_least=0)
     sb, sc = read_summary(baseline), read_summary(candidate)
     missing = sorted(set(sb["links"]) ^ set(sc["links"]))
     if missing:

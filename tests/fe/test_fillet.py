@@ -76,7 +76,7 @@ def test_fillet_errors_name_the_part():
         with pytest.raises(InputError, match="part 'l_section': OpenCASCADE could not fillet 1 edge.*radius 60 mm"):
             b.fillet(solid, reentrant, 0.06)
         for bad in (0.0, -0.01, float("nan"), "5"):
-            with pytest.raises(InputError, match="fillet radius must be a positive number"):
+            with pytest.raises(InputError, match=r"'l_section': fillet radius = .*: give a finite number > 0 \(m\)"):
                 b.fillet(solid, reentrant, bad)
 
 

@@ -58,9 +58,12 @@ def test_get_material_by_name_or_object_and_unknown_names():
 
 @pytest.mark.parametrize("kwargs, needle", [
     (dict(criterion="tresca"), r"criterion must be one of \('von_mises', 'max_principal'\), got 'tresca'"),
-    (dict(nu=0.5), r"need density > 0, E > 0, -1 < nu < 0.5, strength > 0"),
-    (dict(density=0.0), r"need density > 0"),
-    (dict(strength=-1.0), r"strength > 0; got 1000.0, 1000000000.0, 0.3, -1.0"),
+    (dict(nu=0.5), r"material 'bad': nu = 0.5: give a finite number > -1 and < 0.5 \(Poisson's ratio\)"),
+    (dict(density=0.0), r"material 'bad': density = 0.0: give a finite number > 0 \(kg/m\^3\)"),
+    (dict(strength=-1.0), r"material 'bad': strength = -1.0: give a finite number > 0 \(Pa\)"),
+    (dict(E=float("inf")), r"material 'bad': E = inf: give a finite number > 0 \(Pa\)"),
+    (dict(density=float("nan")), r"material 'bad': density = nan: give a finite number > 0"),
+    (dict(nu="0.3"), r"material 'bad': nu = '0.3': give a finite number > -1 and < 0.5 \(Poisson's ratio\), not str"),
 ])
 def test_invalid_material_is_rejected(kwargs, needle):
     args = dict(name="bad", density=1000.0, E=1e9, nu=0.3, strength=1e6) | kwargs

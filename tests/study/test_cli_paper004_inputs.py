@@ -14,14 +14,21 @@ sys.path.insert(0, str(ROOT / "meshes"))
 import make_paper004_meshes as meshes  # noqa: E402
 
 
-@pytest.mark.parametrize("value, shown", [("abc", "wall_mm='abc'"), ("50", "wall_mm=50"), ("NaN", "wall_mm=nan")])
-def test_bad_wall_exits_2_naming_study_value_and_range(tmp_path, capsys, value, shown):
+@pytest.mark.parametrize("value, expect", [
+    ("abc", f"study script '{STUDY}': build() parameter wall_mm = 'abc': give a finite number (mm), not str; "
+            f"build()'s default is 8.0"),
+    ("NaN", f"study script '{STUDY}': build() parameter wall_mm = nan: give a finite number (mm)"),
+    ("50", f"building {STUDY} with wall_mm=50 failed: upper-arm wall_mm must be a number of mm with "
+           f"1 <= wall_mm < 40"),
+])
+def test_bad_wall_exits_2_naming_study_value_and_range(tmp_path, capsys, value, expect):
+    """Text or a NaN is refused against build()'s signature (its default is a number of mm); a number outside
+    the range by the mesh script's own check."""
     out = tmp_path / "out"
     assert main(["run", str(STUDY), "--set", f"wall_mm={value}", "--out", str(out), "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "Traceback" not in err
-    assert err.startswith(f"structcheck: error: building {STUDY} with {shown} failed:"), err
-    assert "1 <= wall_mm < 40" in err
+    assert err.startswith(f"structcheck: error: {expect}"), err
     assert list(tmp_path.iterdir()) == []
 
 

@@ -115,8 +115,10 @@ def test_errors_in_the_users_study_exit_2_in_one_line(tmp_path, capsys, case):
     path = tmp_path / "user_study.py"
     args = []
     if case == "build_value_error":
-        path.write_text(SMALL_STUDY.replace("m = mesh()", "m = mesh()\n    float(str(tip_force_n))"))
-        args, expect = ["--set", "tip_force_n=abc"], ["tip_force_n='abc'", "ValueError", "could not convert"]
+        anchor = "    if mesh_file is None:\n"
+        assert anchor in SMALL_STUDY
+        path.write_text(SMALL_STUDY.replace(anchor, "    if tip_force_n == 5:\n        int('five')\n" + anchor))
+        args, expect = ["--set", "tip_force_n=5"], ["tip_force_n=5", "ValueError", "invalid literal"]
     elif case == "build_zero_division":
         path.write_text(BAD_BUILD)
         args, expect = ["--set", "wall_mm=8"], ["wall_mm=8", "ZeroDivisionError", "division by zero"]
@@ -170,7 +172,8 @@ def test_main_for_study_exit_statuses(tmp_path, capsys):
     assert "cannot write results" in one_line_error(capsys)
     assert main_for_study(mod.build, ["--out", str(tmp_path / "nan"), "--tip-force-n", "nan", "--quiet"]) == 2
     err = one_line_error(capsys)
-    assert "the force at point 'tip' is not finite" in err and not (tmp_path / "nan").exists()
+    assert "build() parameter tip_force_n = nan: give a finite number (N)" in err, err
+    assert not (tmp_path / "nan").exists()
     assert main_for_study(mod.build, ["--tip-force-n", "abc"]) == 2
     assert "invalid float value: 'abc'" in capsys.readouterr().err
     # a ready-made Study works too (no build parameters)
