@@ -174,15 +174,17 @@ class Study:
                 require_number(f"joint_stiffness[{joint!r}]", x, "N m/rad; or (torsional, tilt)", at_least=0)
 
 
-# Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The duty (cycles_per_hour,
-# design life) and surface_factor are checked by structcheck.fatigue.duty, before any FE work.
+# Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. How the duty's numbers go
+# together (a design life in hours needs cycles_per_hour, ...) is checked by structcheck.fatigue.duty.
 _NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_least=2)),
             "damping_ratio": ("", dict(at_least=0)), "n_modes": ("", dict(whole=True, at_least=0)),
             "required_safety_factor": ("", dict(above=0)), "deflection_limit_m": ("m", dict(above=0)),
             "payload_mass_kg": ("kg", dict(at_least=0)), "support_band_m": ("m", dict(at_least=0)),
             "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
-            "arm_max_joint_change": ("rad or m", dict(above=0))}
-_OPTIONAL = ("deflection_limit_m", "max_step_s")
+            "arm_max_joint_change": ("rad or m", dict(above=0)), "surface_factor": ("", dict(above=0)),
+            "cycles_per_hour": ("duty cycles an hour", dict(above=0)), "design_life_hours": ("h", dict(above=0)),
+            "design_life_cycles": ("duty cycles", dict(above=0))}
+_OPTIONAL = ("deflection_limit_m", "max_step_s", "cycles_per_hour", "design_life_hours", "design_life_cycles")
 
 
 def check_law(name: str, law, unit: str):

@@ -221,6 +221,9 @@ def test_compare_tolerance_must_be_a_finite_percentage(capsys, tmp_path, value):
     ("motion", {"joint1": "STEP(time,0,0,1"}, r"^motion of joint 'joint1': expected '\)', found end of text"),
     ("payloads", ("tip", 2.0), r"^payloads = \('tip', 2.0\): give a tuple of Payload\(...\)$"),
     ("name", "", r"^Study name = '': give a non-empty text"),
+    ("surface_factor", float("nan"), r"^surface_factor = nan: give a finite number > 0$"),
+    ("cycles_per_hour", float("inf"), r"^cycles_per_hour = inf: give a finite number > 0 \(duty cycles an hour\)$"),
+    ("design_life_hours", -1.0, r"^design_life_hours = -1.0: give a finite number > 0 \(h\)$"),
 ])
 def test_study_fields_are_checked_where_they_enter(field, value, message):
     from dataclasses import replace
