@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, require_array, require_number
+from ..errors import InputError, is_number, require_array, require_number
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed")
 
@@ -154,6 +154,14 @@ class Robot:
                 raise InputError(f"joint {j.name!r}: origin must be a 4x4 transform, got shape {j.origin.shape}")
             require_array(f"joint {j.name!r}: origin", j.origin, (4, 4), "a transform, m")
             require_number(f"joint {j.name!r}: home", j.home, "rad or m")
+            for side in ("lower", "upper"):  # an open limit is +-inf; NaN would silently pass every check
+                v = getattr(j, side)
+                if not is_number(v) or math.isnan(v):
+                    raise InputError(f"joint {j.name!r}: {side} limit = {v!r}: give a number (rad or m), or "
+                                     f"{'-' if side == 'lower' else ''}inf for none")
+            if j.lower > j.upper:
+                raise InputError(f"joint {j.name!r}: lower limit {j.lower:g} > upper limit {j.upper:g}: give "
+                                 f"lower <= upper (absolute, rad or m)")
         roots = [n for n in names if n not in children]
         if len(roots) != 1:
             raise InputError(f"robot {name!r} must have exactly one base link (no parent joint); found {roots}")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, require_number
 from .span import as_times, in_span
 
 
@@ -69,6 +69,8 @@ class Quintic(_Piecewise):
     a1: float = 0.0
 
     def __post_init__(self):
+        for name in ("t0", "t1", "q0", "q1", "v0", "v1", "a0", "a1"):
+            require_number(f"Quintic {name}", getattr(self, name))
         if not self.t1 > self.t0:
             raise InputError(f"Quintic needs t1 > t0, got t0 = {self.t0}, t1 = {self.t1}")
 
@@ -103,6 +105,8 @@ class _RestToRest(_Piecewise):
     t0: float = 0.0
 
     def __post_init__(self):
+        for name in ("q0", "q1", "v_max", "a_max", "t0"):
+            require_number(f"{type(self).__name__} {name}", getattr(self, name))
         if not (self.v_max > 0 and self.a_max > 0):
             raise InputError(f"{type(self).__name__} needs v_max > 0 and a_max > 0, got {self.v_max}, "
                              f"{self.a_max}")

@@ -68,6 +68,9 @@ class BSpline(_HeldSpline):
 
         t = np.asarray(self.times, float)
         q = np.asarray(self.waypoints, float)
+        if not (np.isfinite(t).all() and np.isfinite(q).all()):
+            raise InputError(f"BSpline times = {t.tolist()}, waypoints = {q.tolist()}: give finite numbers (s; rad "
+                             f"or m)")
         if t.ndim != 1 or len(t) != len(q) or len(t) < 2:
             raise InputError(f"BSpline needs as many times as waypoints (>= 2), got {len(t)} and {len(q)}")
         if np.any(np.diff(t) <= 0):

@@ -290,3 +290,23 @@ def test_finite_inputs_that_overflow_are_refused_before_writing(capsys, where):
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's overflow warnings on the way
         err = refused(capsys, where, "--set", "tip_force_n=1e306")
     assert "the stresses of link 'beam' are not finite (NaN or inf)" in err, err
+
+
+def test_motion_profiles_and_joint_limits_refuse_nan_naming_the_input():
+    import numpy as np
+
+    from structcheck.model.robot import Joint, Link, Robot
+    from structcheck.motion import BSpline, Quintic, Trapezoidal
+
+    with pytest.raises(InputError, match=r"^Quintic q1 = nan: give a finite number$"):
+        Quintic(0.0, 1.0, 0.0, float("nan"))
+    with pytest.raises(InputError, match=r"^Trapezoidal v_max = inf: give a finite number$"):
+        Trapezoidal(0.0, 1.0, float("inf"), 1.0)
+    with pytest.raises(InputError, match=r"^BSpline times = \[0.0, 1.0, 2.0\], waypoints = \[0.0, nan, 1.0\]: give "):
+        BSpline((0, 1, 2), (0, float("nan"), 1))
+    links = [Link("ground"), Link("arm")]
+    for lower, upper, message in [(float("nan"), 1.0, r"lower limit = nan: give a number \(rad or m\), or -inf"),
+                                  (1.0, -1.0, r"lower limit 1 > upper limit -1")]:
+        with pytest.raises(InputError, match=rf"^joint 'j': {message}"):
+            Robot(links, [Joint("j", "revolute", "ground", "arm", np.eye(4), np.array([0, 0, 1.0]), lower, upper)])
+    Robot(links, [Joint("j", "revolute", "ground", "arm", np.eye(4), np.array([0, 0, 1.0]))])  # open limits: fine
