@@ -100,7 +100,7 @@ def _cmd_sweep(args) -> int:
     from .sweep import check_study, parse_params, sweep
 
     params = parse_params(args.param)
-    check_study(args.study, list(params))  # bad input is reported before connecting to a cluster
+    check_study(args.study, list(params), params)  # bad input is reported before connecting to a cluster
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.study).stem}_sweep"
     executor = client = None
     if args.scheduler:

@@ -20,26 +20,59 @@ class Parameter:
     type: str
 
 
-def script_parameters(path: str | Path) -> tuple[str, str, list[Parameter]]:
-    """(the script's docstring, build()'s docstring, build()'s parameters) of the study script ``path``; no build()
-    gives no parameters. InputError when the file is missing or is not Python."""
+@dataclass(frozen=True)
+class BuildSignature:
+    """A study script's ``build()`` as written: its ``parameters``, whether it takes ``**kwargs`` (``any_kwarg``),
+    its docstring and the script's (``doc``, ``build_doc``), and each default as a Python value where it is a
+    literal (``literal_defaults``: name -> value)."""
+
+    parameters: list
+    any_kwarg: bool
+    doc: str
+    build_doc: str
+    literal_defaults: dict
+
+
+def build_signature(path: str | Path) -> BuildSignature | None:
+    """The top-level ``def build(...)`` of the study script ``path`` (the last one, as when the module runs), read
+    from its source; None when the script defines none (it may still import one). InputError when the file is
+    missing or is not Python."""
     path = Path(path)
     try:
-        tree = ast.parse(path.read_text(), filename=str(path))
+        tree = ast.parse(path.read_bytes(), filename=str(path))
     except FileNotFoundError:
         raise InputError(f"study script {str(path)!r} does not exist") from None
-    except (SyntaxError, UnicodeDecodeError, IsADirectoryError) as exc:
+    except SyntaxError as exc:
+        raise InputError(f"study script {str(path)!r} has a syntax error on line {exc.lineno}: {exc.msg}") from None
+    except (ValueError, IsADirectoryError) as exc:
         raise InputError(f"{path} is not a Python study script ({type(exc).__name__}); give the study's .py "
                          f"file") from None
-    build = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "build"), None)
-    params = []
-    if build is not None:
-        a = build.args
-        positional = a.posonlyargs + a.args
-        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
-        for arg, d in [*zip(positional, defaults), *zip(a.kwonlyargs, a.kw_defaults)]:
-            params.append(Parameter(arg.arg, "(required)" if d is None else ast.unparse(d), _type_name(d)))
-    return ast.get_docstring(tree) or "", (ast.get_docstring(build) or "") if build else "", params
+    build = None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "build":
+            build = node
+    if build is None:
+        return None
+    a = build.args
+    positional = a.posonlyargs + a.args
+    defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+    params, literal = [], {}
+    for arg, d in [*zip(positional, defaults), *zip(a.kwonlyargs, a.kw_defaults)]:
+        params.append(Parameter(arg.arg, "(required)" if d is None else ast.unparse(d), _type_name(d)))
+        if d is not None and params[-1].type != "expression":
+            literal[arg.arg] = ast.literal_eval(d)
+    return BuildSignature(params, a.kwarg is not None, ast.get_docstring(tree) or "", ast.get_docstring(build) or "",
+                          literal)
+
+
+def script_parameters(path: str | Path) -> tuple[str, str, list[Parameter]]:
+    """(the script's docstring, build()'s docstring, build()'s parameters) of the study script ``path``; no build()
+    gives no parameters."""
+    sig = build_signature(path)
+    if sig is None:
+        path = Path(path)
+        return ast.get_docstring(ast.parse(path.read_bytes())) or "", "", []
+    return sig.doc, sig.build_doc, sig.parameters
 
 
 def _type_name(node) -> str:

@@ -27,9 +27,9 @@ the names above are imported on first use (``structcheck.results`` loads numpy),
 """
 from __future__ import annotations
 
-import ast
 import concurrent.futures as cf
 import hashlib
+import inspect
 import itertools
 import json
 import os
@@ -46,6 +46,7 @@ from typing import Any, Callable, Mapping, Sequence
 from . import __version__
 from .errors import InputError
 from .pool import heap_reuse, local_executor
+from .scripthelp import build_signature
 
 INPUTS_FILE = "inputs.json"
 _SAFE = re.compile(r"[^A-Za-z0-9._+-]")
@@ -104,43 +105,40 @@ def variants(params: Mapping[str, Sequence]) -> list[dict]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(params[n] for n in names))]
 
 
-def build_parameters(study_path: str | Path) -> tuple[list[str], bool] | None:
-    """The keyword parameters of the study script's top-level ``def build(...)`` and whether it takes
-    ``**kwargs``, read from its source without running it; None if the script defines no ``build`` function
-    (it may still import one)."""
-    path = Path(study_path)
-    try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-    except SyntaxError as exc:
-        raise InputError(f"study script {str(path)!r} has a syntax error on line {exc.lineno}: {exc.msg}") from None
-    build = None
-    for node in tree.body:  # the last definition wins, as when the module runs
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "build":
-            build = node
-    if build is None:
-        return None
-    a = build.args
-    return [x.arg for x in (*a.args, *a.kwonlyargs)], a.kwarg is not None
-
-
-def check_study(study_path: str | Path, names: Sequence[str]) -> Path:
-    """InputError unless ``study_path`` is a study script whose ``build()`` takes every name in ``names``."""
+def check_study(study_path: str | Path, names: Sequence[str], values: Mapping[str, Sequence] | None = None) -> Path:
+    """InputError unless ``study_path`` is a study script whose ``build()`` takes every name in ``names`` and, for
+    the parameters whose default is a literal, every one of their ``values`` (name -> values) as ``--set`` would."""
     path = Path(study_path)
     if not path.is_file():
         raise InputError(f"study script {str(path)!r} does not exist")
     if not names:
         return path
-    found = build_parameters(path)
-    if found is None:
+    sig = build_signature(path)
+    if sig is None:
         if not re.search(rb"\bbuild\b", path.read_bytes()):
             raise InputError(f"study script {str(path)!r} has no build(**params) function to take {list(names)}")
         return path  # `build` comes from elsewhere: the variants report it if it rejects a parameter
-    accepted, any_kwarg = found
+    accepted = [p.name for p in sig.parameters]
     unknown = [n for n in names if n not in accepted]
-    if unknown and not any_kwarg:
+    if unknown and not sig.any_kwarg:
         raise InputError(f"study script {str(path)!r}: build() has no parameter {', '.join(map(repr, unknown))}; "
                          f"its parameters are {accepted}")
+    from .study import build_params
+
+    for name, values in (values or {}).items():  # each value as --set would take it: refused before any variant
+        if name in sig.literal_defaults:
+            for v in values:
+                build_params(_signature_of(sig.literal_defaults), {name: v}, str(path))
     return path
+
+
+def _signature_of(defaults: Mapping[str, Any]):
+    """A stand-in ``build(**defaults)`` for :func:`structcheck.study.build_params` (which reads its signature)."""
+    def build(**kwargs):
+        return None
+    build.__signature__ = inspect.Signature([inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d)
+                                             for n, d in defaults.items()])
+    return build
 
 
 def variant_name(params: Mapping[str, Any]) -> str:

@@ -231,6 +231,8 @@ def test_cli_sweep_exit_statuses(swept, capsys):
                        (["--param", "tip_force_n="], "empty value"),
                        (["--param", "wall_mm=4,5"], "build() has no parameter 'wall_mm'"),
                        (["--param", "tip_force_n=1", "--param", "tip_force_n=2"], "given twice"),
+                       (["--param", "tip_force_n=100,abc"], "tip_force_n = 'abc': give a finite number"),
+                       (["--param", "tip_force_n=nan,100"], "tip_force_n = nan: give a finite number"),
                        (["--param", "tip_force_n=1", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"],
                         "--workers")):
         assert main(["sweep", str(study), *bad, "--out", str(res.out / "never"), "--quiet"]) == 2, bad
