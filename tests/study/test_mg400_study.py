@@ -133,9 +133,9 @@ def test_study_end_to_end_shortened(tmp_path):
 
 
 def test_readme_table_is_the_studys():
-    """The README's paper-002 table (FK/IK errors, end-point errors, J2 peak torque and jerk of each planner) is
+    """The paper-002 table of docs/papers.md (FK/IK errors, end-point errors, J2 peak torque and jerk of each planner) is
     what paper_checks computes, to the digits it prints."""
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "papers.md").read_text()
     section = " ".join(text[text.index("### Paper 002"):text.index("### Paper 003")].split())
     d = mg400.paper_checks()
     fk, ik = map(float, re.search(r"\| ([\d.]+) mm / ([\d.]+) deg \|", section).groups())

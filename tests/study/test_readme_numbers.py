@@ -1,20 +1,22 @@
-"""The README's paper-004 numbers are the study's: each is parsed out of README.md (its paper-004 table and text)
-and compared, to the digits the README prints, with the run of the study (the session's ``paper004_run``). A
-README that drifts from the code, or code that drifts from the README, fails here."""
+"""The paper-004 numbers of README.md (its headline table) and docs/paper004.md (the whole comparison) are the
+study's: each is parsed out of the text and compared, to the digits printed, with the run of the study (the
+session's ``paper004_run``). A README that drifts from the code, or code that drifts from the README, fails here."""
 import re
 from pathlib import Path
 
 import numpy as np
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
 
 
 def paper004_section() -> str:
-    """The README's paper-004 section with its line breaks and repeated blanks folded to single spaces."""
+    """The README's headline section, then docs/paper004.md, with line breaks and repeated blanks folded to
+    single spaces (the README's table is found first)."""
     text = README.read_text()
-    start = text.index("## Paper 004")
+    start = text.index("## The headline: paper 004")
     end = text.index("\n## ", start + 1)
-    return " ".join(text[start:end].split())
+    return " ".join((text[start:end] + "\n" + (ROOT / "docs" / "paper004.md").read_text()).split())
 
 
 def find(pattern: str) -> re.Match:
@@ -112,7 +114,8 @@ def test_check_residuals_are_as_small_as_the_readme_says(paper004_run):
 
 
 def test_samples_count(paper004_run):
-    samples = re.search(r"paper 004: ([\d,]+) samples", " ".join(README.read_text().split())).group(1)
+    text = (ROOT / "docs" / "how_it_works.md").read_text()
+    samples = re.search(r"paper 004: ([\d,]+) samples", " ".join(text.split())).group(1)
     assert printed(paper004_run.summary["analysis"]["n_time_samples"], samples)
 
 

@@ -1,0 +1,73 @@
+"""Every command and Python block of README.md runs as written: the two first commands are the ones CI and the
+headline run use, and the rest run here, in order, in an empty folder holding only the repository's studies (the
+first study, the results loaded in Python, the command line). A README edit that breaks a command fails here."""
+from __future__ import annotations
+
+import re
+import runpy
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from structcheck.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+BLOCKS = re.findall(r"```(bash|python)\n(.*?)```", README, re.S)
+HEADLINE = "pip install -e . && python studies/loading_unloading_6dof.py --out results/loading_unloading_6dof"
+# the commands whose exit status is not 0: the thinner wall regresses against the baseline
+EXPECTED_EXIT = {"compare": 1}
+
+
+def commands(block: str) -> list[list[str]]:
+    """The commands of a bash block, each as its words (comments dropped)."""
+    return [words for line in block.splitlines() if (words := shlex.split(line, comments=True))]
+
+
+def test_the_first_two_commands_are_the_headline_run_and_ci_test_command():
+    assert README.index("```bash") < README.index("## "), "the two commands come first"
+    (k1, install_run), (k2, install_test) = BLOCKS[:2]
+    assert (k1, install_run.strip()) == ("bash", HEADLINE)
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert k2 == "bash" and install_test.strip() in ci.splitlines()
+
+
+def test_the_headline_command_is_the_study_run_the_suite_checks(paper004_run):
+    """The first command runs the study script, whose main() runs ``study`` into --out: the run that
+    tests/study/test_readme_numbers.py holds the README's numbers against."""
+    script = (ROOT / "studies" / "loading_unloading_6dof.py").read_text()
+    assert "main_for_study(build, default=study)" in script
+    assert paper004_run.summary["study"] == "loading_unloading_6dof"
+
+
+def test_every_later_block_runs_in_order(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STRUCTCHECK_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "studies").symlink_to(ROOT / "studies")
+    ran = 0
+    for kind, block in BLOCKS[2:]:
+        if kind == "python":
+            path = tmp_path / f"block{ran}.py"
+            path.write_text(block)
+            runpy.run_path(str(path), run_name="__main__")
+            ran += 1
+            continue
+        for words in commands(block):
+            if words[0] == "cp":
+                shutil.copy(words[1], words[2])
+            else:
+                assert words[0] == "structcheck", f"README command the test cannot run: {words}"
+                assert main(words[1:]) == EXPECTED_EXIT.get(words[1], 0), words
+            ran += 1
+    out = capsys.readouterr().out
+    assert ran >= 8 and "REGRESSED" in out and "MPa" in out
+    assert (tmp_path / "results" / "arm" / "summary.json").is_file()
+
+
+@pytest.mark.parametrize("link", re.findall(r"\]\(([^)#]+)\)", README))
+def test_every_link_of_the_readme_exists(link):
+    if link.startswith("http"):
+        pytest.skip("external")
+    assert (ROOT / link).exists(), link
