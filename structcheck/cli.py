@@ -182,41 +182,11 @@ def _cmd_verify(args) -> int:
 
 
 def _cmd_info(args) -> int:
-    from dataclasses import replace
-
-    from .rigid.stage import as_chain
-    from .study import run
+    from .info import study_info
 
     study = build_study(args.study, _params(args.set), debug=args.traceback)
-    chain = as_chain(study.robot)  # an open robot's driven joints are all its movable ones
-    print(f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s")
-    # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
-    # (per-link model: the arm model's frequencies follow from flex.stage.arm_info without a transient run; no
-    # fatigue: info prints none, and a constant stress history makes fatigue count every point, minutes on paper 004)
-    at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False,
-                      flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
-    summary = run(at_home, progress=False, write=False).summary
-    print(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
-    for name, L in summary["links"].items():
-        print(f"{name:<12} {L['material']:<8} {L['mass_kg']:9.3f} {L['n_nodes']:7d} {L['n_elements']:8d} "
-              f"{L['lowest_frequency_hz']:9.1f}")
-    from .flex.stage import arm_info
-
-    # one lowest-mode figure, from the model the study runs: the arm model's assembled modes, else the per-link
-    # model's estimate (two different figures one after the other read as a contradiction)
-    arm = arm_info(study) if study.flexibility == "arm" else None
-    estimate = summary.get("arm_lowest_mode_hz")
-    if arm is None and estimate is not None and estimate == estimate:
-        print(f"arm's lowest mode at home, per-link model's estimate (Rayleigh quotient of the chained link "
-              f"compliances, payload included): {estimate:.1f} Hz")
-    if arm is not None:
-        print(f"arm model at home (links as superelements, {study.n_modes} fixed-interface modes each, payload "
-              f"{'masses included' if study.payloads else 'forces carry no mass'}): "
-              + ", ".join(f"{f:.1f}" for f in arm.home_hz) + " Hz")
-        a = arm.along
-        print(f"arm model over the motion ({len(a.t)} poses, re-assembled every {study.arm_max_joint_change:g} "
-              f"rad or m of joint motion): first frequency {a.frequency_hz.min():.1f} to {a.frequency_hz.max():.1f} "
-              f"Hz, lowest at t = {a.t[a.i_min]:.3f} s ({arm.pose_text(a.q[a.i_min])})")
+    for line in study_info(study, progress=not args.quiet):
+        print(line)
     return EXIT_OK
 
 
@@ -317,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
                        add_help=False)
     i.add_argument("-h", "--help", action=_StudyHelp)
     i.add_argument("study")
-    i.add_argument("--set", action="append", metavar="NAME=VALUE")
+    i.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
+    i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")

@@ -406,10 +406,18 @@ def fatigue_inputs(study: Study, fe_links: tuple[str, ...]) -> tuple[Duty | None
     return duty, out
 
 
-def link_fatigues(study: Study, prep: Prepared, solutions: dict[str, LinkSolution]) -> dict[str, LinkFatigue]:
-    """Every FE link's fatigue over one duty cycle (the analysis grid), when the study asks for it."""
-    return {n: link_fatigue(s.part, s.basis, s.loads.coeff, s.modal, *prep.fatigue[n], link=n)
-            for n, s in solutions.items() if n in prep.fatigue}
+def link_fatigues(study: Study, prep: Prepared, solutions: dict[str, LinkSolution],
+                  progress: bool = False) -> dict[str, LinkFatigue]:
+    """Every FE link's fatigue over one duty cycle (the analysis grid), when the study asks for it (a progress bar
+    counting the links with ``progress``)."""
+    names = [n for n in solutions if n in prep.fatigue]
+    out = {}
+    with _bar(progress and bool(names), len(names), "fatigue (critical plane, per link)") as bar:
+        for n in names:
+            s = solutions[n]
+            out[n] = link_fatigue(s.part, s.basis, s.loads.coeff, s.modal, *prep.fatigue[n], link=n)
+            bar.update()
+    return out
 
 
 def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
@@ -582,7 +590,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     link_model = solutions
     solutions = arm.solutions if arm else solutions
     with clock("fatigue"):
-        fatigue = link_fatigues(study, prep, solutions)
+        fatigue = link_fatigues(study, prep, solutions, progress)
     frames = output_frames(prep.grid, t)
     tree, kin = prep.chain.tree, body.dynamics.kinematics
     links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,

@@ -11,12 +11,28 @@ metres, in the part's link frame. Meshing is deterministic (one thread, fixed se
 """
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from ..errors import InputError, require_number
+
+
+_SIZE_SCALE = contextvars.ContextVar("structcheck_mesh_size_scale", default=1.0)
+
+
+@contextmanager
+def coarser_meshes(factor: float):
+    """Within the block every :class:`PartBuilder` meshes with all its element sizes times ``factor`` (> 1:
+    coarser): ``structcheck run --quick`` builds a study this way."""
+    token = _SIZE_SCALE.set(require_number("mesh size factor", factor, above=0))
+    try:
+        yield
+    finally:
+        _SIZE_SCALE.reset(token)
 
 
 class PartBuilder:
@@ -32,14 +48,16 @@ class PartBuilder:
         if order not in (1, 2):
             raise InputError(f"part {name!r}: mesh order must be 1 or 2, got {order!r}")
         self.order = int(order)
-        self.local_size_factor = require_number(f"part {name!r}: local_size_factor", local_size_factor, above=0)
+        scale = _SIZE_SCALE.get()  # a quick look coarsens every part a study builds (:func:`coarser_meshes`)
+        self.local_size_factor = require_number(f"part {name!r}: local_size_factor", local_size_factor,
+                                                above=0) * scale
         #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD
         #: surface it belongs to
         self.surface_deviation = float("nan")
         self.name = name
-        self.mesh_size = require_number(f"part {name!r}: mesh_size", mesh_size, "m", above=0)
-        self.min_size = mesh_size / 4 if min_size is None else require_number(f"part {name!r}: min_size", min_size,
-                                                                              "m", above=0)
+        self.mesh_size = require_number(f"part {name!r}: mesh_size", mesh_size, "m", above=0) * scale
+        self.min_size = self.mesh_size / 4 if min_size is None else require_number(
+            f"part {name!r}: min_size", min_size, "m", above=0) * scale
         self.curvature_points = int(curvature_points)
         self.named: dict[str, Callable] = {}
         self.named_lines: dict[str, Callable] = {}

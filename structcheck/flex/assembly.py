@@ -163,17 +163,17 @@ def link_interfaces(robot, parts: dict, attached=()) -> dict:
     return out
 
 
-def reduce_links(robot, parts: dict, n_modes: int | None = 6, attached=(), coupling: str = "rigid",
+def reduce_links(robot, parts: dict, n_modes: int | None = 6, attached=(), coupling: str = "rigid", on_done=None,
                  **options) -> dict:
     """Superelements (link -> :class:`Superelement`) of every link in ``parts`` (link -> Part), interfaces from
     :func:`link_interfaces`; ``options`` go to :meth:`Superelement.from_part` (residual_loads, max_frequency,
     residual_tol). Pose-invariant: reduce once, assemble at many poses. The links are reduced as many at a time as
-    the process has cores (:func:`structcheck.pool.map_in_threads`)."""
+    the process has cores (:func:`structcheck.pool.map_in_threads`; ``on_done(link)`` as each is done)."""
     from ..pool import map_in_threads
 
     ifs = link_interfaces(robot, parts, attached)
     ses = map_in_threads(lambda n: Superelement.from_part(parts[n], ifs[n], n_modes, coupling=coupling, **options),
-                         list(parts), weight=lambda n: parts[n].n_dofs)
+                         list(parts), weight=lambda n: parts[n].n_dofs, on_done=on_done)
     return dict(zip(parts, ses))
 
 

@@ -94,10 +94,10 @@ class FirstModeAlongMotion:
 
 def first_mode_along_motion(robot, superelements: dict, t, q, max_joint_change: float,
                             joint_stiffness: dict | None = None, attached=(),
-                            rigid_inertials=None) -> FirstModeAlongMotion:
+                            rigid_inertials=None, on_pose=None) -> FirstModeAlongMotion:
     """Lowest frequency [Hz] of the arm at the reference pose of every frozen segment of the samples t (n_t,) [s],
     q (n_t, n_dof) (:func:`~structcheck.flex.transient.frozen_segments` with ``max_joint_change``, the reference
-    pose the middle sample in time, as the arm transient assembles them)."""
+    pose the middle sample in time, as the arm transient assembles them); ``on_pose(n_poses)`` as each is done."""
     t = np.asarray(t, float)
     q = np.atleast_2d(np.asarray(q, float))
     starts = frozen_segments(q, max_joint_change)
@@ -105,5 +105,9 @@ def first_mode_along_motion(robot, superelements: dict, t, q, max_joint_change: 
     with single_thread_blas():
         assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
                            rigid_inertials=rigid_inertials)
-        f = [model.modes(1)[0][0] for model in frozen_models(assemble, q[mids])]
+        f = []
+        for model in frozen_models(assemble, q[mids]):
+            f.append(model.modes(1)[0][0])
+            if on_pose is not None:
+                on_pose(len(mids))
     return FirstModeAlongMotion(t=t[mids], q=q[mids], frequency_hz=np.array(f))

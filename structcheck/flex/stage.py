@@ -20,7 +20,7 @@ from ..fe.response import peak_von_mises, respond
 from ..fe.solvers import single_thread_blas
 from ..pool import map_in_threads
 from .assembly import AttachedMass, link_interfaces
-from .modes import ArmModeShapes, FirstModeAlongMotion, arm_mode_shapes, first_mode_along_motion
+from .modes import ArmModeShapes, arm_mode_shapes
 from .recovery import point_displacement
 from .superelement import Superelement
 from .transient import ArmTransient, arm_static, arm_transient, external_loads, segment_middle
@@ -220,55 +220,3 @@ def tool_deflection(tree, T_world_link: np.ndarray, ses: dict, tr: ArmTransient,
     else:
         u = point_displacement(se, z, xyz)
     return np.einsum("tij,tj->ti", R, u)
-
-
-@dataclass(frozen=True)
-class ArmInfo:
-    """The assembled arm's frequencies for ``structcheck info``: ``home_hz`` (n,) [Hz] the lowest at the home pose
-    and ``along`` (:class:`~structcheck.flex.modes.FirstModeAlongMotion`) the first at every frozen pose of the
-    study's motion on its analysis grid; ``dof_names`` the joints of its q, ``prismatic`` (n_dof,) which are
-    prismatic [m] (the others [rad])."""
-
-    home_hz: np.ndarray
-    along: FirstModeAlongMotion
-    dof_names: tuple
-    prismatic: np.ndarray
-
-    def pose_text(self, q) -> str:
-        """Joint values q (n_dof,) as 'name value unit' (degrees, mm)."""
-        return ", ".join(f"{n} {v * 1e3:.1f} mm" if p else f"{n} {np.degrees(v):.1f} deg"
-                         for n, v, p in zip(self.dof_names, q, self.prismatic))
-
-
-def arm_info(study, n: int = 6) -> ArmInfo | None:
-    """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose, and its first frequency at the
-    frozen poses of the motion (``study.arm_max_joint_change`` on the study's analysis grid, before the refinement
-    a run adds where links ring), the links reduced once with ``study.n_modes`` fixed-interface modes and
-    body-load residual vectors, ``study.joint_stiffness``, payloads given as masses included, links without a Part
-    rigid, a closed chain's passive joints free about their axes. None where the arm model does not apply (no parts,
-    a cut joint between two links without a Part). A run's ``arm_modes_hz`` can differ slightly: its superelements
-    carry residual vectors of all its loads (point-force patches too)."""
-    from ..study import prepare, rigid_stage
-    from .assembly import assemble_arm, reduce_links
-
-    prep = prepare(replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None,
-                           design_life_cycles=None))
-    chain, tree = prep.chain, prep.chain.tree
-    if not study.parts:
-        return None  # no structure: rigid-body dynamics only
-    try:
-        check_arm_inputs(study, chain)
-    except InputError:
-        return None
-    attached = payload_masses(tree, study.payloads, study.parts)
-    ses = reduce_links(chain, dict(study.parts), study.n_modes, attached)
-    js = dict(study.joint_stiffness)
-    body = rigid_stage(study, prep, prep.grid.t).body
-    inert = body.dynamics.inertials
-    q_home = np.array([tree.joint(j).home for j in tree.dof_names])
-    with single_thread_blas():
-        home = assemble_arm(chain, ses, q_home, js, attached, inert).modes(n)[0]
-    along = first_mode_along_motion(chain, ses, prep.grid.t, body.q, study.arm_max_joint_change, js, attached,
-                                    inert)
-    return ArmInfo(home_hz=home, along=along, dof_names=tuple(tree.dof_names),
-                   prismatic=np.array([tree.joint(j).type == "prismatic" for j in tree.dof_names]))

@@ -182,9 +182,9 @@ def test_study_joint_reactions_are_the_rigid_body_ones_where_determined(frame):
 
 
 def test_info_frequencies_of_a_closed_chain(frame):
-    """`structcheck info`'s arm frequencies (flex.stage.arm_info) on the frame as a study: the first at home is the
+    """`structcheck info`'s arm frequencies (structcheck.info.arm_info) on the frame as a study: the first at home is the
     sway frequency of the tip-mass cantilever (within 0.5%, as above), the passive pins released."""
-    from structcheck.flex.stage import arm_info
+    from structcheck.info import arm_info
     from structcheck.study import Study
 
     chain, parts, _ = frame

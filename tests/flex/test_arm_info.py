@@ -44,7 +44,7 @@ def test_arm_info_over_the_motion(script):
     """Home (straight): f1 = f2 = Euler-Bernoulli within 1% (measured +0.36%: the mesh and two rigid flanges).
     Over the motion the lowest first frequency is the straight pose's (the rest after t = 1 s, equal to home's)
     and the highest the L's at the start (measured 41.1 Hz)."""
-    from structcheck.flex.stage import arm_info
+    from structcheck.info import arm_info
     from structcheck.study import load_study
 
     info = arm_info(load_study(script))
