@@ -200,6 +200,22 @@ STUDY_SCRIPT = ("a study script is a Python file (.py) that defines `study = Stu
                 "`def build(**params) -> Study` for --set NAME=VALUE")
 
 
+def lazy_study(build: Callable[[], Study]) -> Callable[[str], Study]:
+    """A study script's module ``__getattr__`` giving its ``study`` as ``build()``, built on first use and kept:
+    ``__getattr__ = lazy_study(build)``. Importing the script (``--help``, ``structcheck run STUDY --help``) then
+    builds nothing; ``structcheck run`` and ``module.study`` build it once."""
+    built = []
+
+    def __getattr__(name: str) -> Study:
+        if name != "study":
+            raise AttributeError(f"study script has no attribute {name!r}")
+        if not built:
+            built.append(build())
+        return built[0]
+
+    return __getattr__
+
+
 def load_study(path: str | Path, **params) -> Study:
     """Import a study script and return its ``study`` (or ``build(**params)`` when parameters are given).
 

@@ -35,7 +35,7 @@ import structcheck as sc
 from structcheck.model.materials import get_material
 from structcheck.model.robot import Joint, Link, Robot, rot_x, trans
 from structcheck.rigid import closedchain as cc
-from structcheck.study import Study
+from structcheck.study import Study, lazy_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "meshes"))
@@ -271,9 +271,9 @@ def build(n_frames: int = 51, damping_ratio: float = 0.02) -> Study:
         write_extra=lambda result, folder: write_paper_files(result, folder, chain))
 
 
-study = build()
+__getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once
 
 if __name__ == "__main__":  # --out DIR, --n-frames, --damping-ratio; exit 0 pass, 1 fail, 2 bad input
     from structcheck.cli import main_for_study
 
-    sys.exit(main_for_study(build, default=study))
+    sys.exit(main_for_study(build))

@@ -33,7 +33,7 @@ from structcheck.model.materials import get_material
 from structcheck.model.robot import Joint, Link, Robot
 from structcheck.rigid import identify as ident
 from structcheck.rigid.dynamics import power_balance
-from structcheck.study import Study
+from structcheck.study import Study, lazy_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "meshes"))
@@ -304,9 +304,9 @@ def build(n_frames: int = 41) -> Study:
                  write_extra=lambda result, folder: write_tables(folder))
 
 
-study = build()
+__getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once
 
 if __name__ == "__main__":  # --out DIR, --n-frames; exit 0 pass, 1 fail, 2 bad input
     from structcheck.cli import main_for_study
 
-    sys.exit(main_for_study(build, default=study))
+    sys.exit(main_for_study(build))

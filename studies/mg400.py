@@ -41,7 +41,7 @@ from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
 from structcheck.rigid import closedchain as cc
 from structcheck.rigid.closedform import mg400_fk, mg400_ik
 from structcheck.rigid.loops import loop_residuals
-from structcheck.study import Payload, Study
+from structcheck.study import Payload, Study, lazy_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "meshes"))
@@ -405,9 +405,9 @@ def paper_summary(result=None, n_t: int = 1121) -> dict:
     return {**{k: d.pop(k) for k in top}, "paper002": d}
 
 
-study = build()
+__getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once
 
 if __name__ == "__main__":  # --out DIR, --planner, --payload-kg; exit 0 pass, 1 fail, 2 bad input
     from structcheck.cli import main_for_study
 
-    sys.exit(main_for_study(build, default=study))
+    sys.exit(main_for_study(build))

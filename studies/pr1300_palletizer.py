@@ -41,7 +41,7 @@ import structcheck as sc
 from structcheck.model.materials import get_material
 from structcheck.model.robot import Joint, Link, PointMass, Robot, rot_z, trans
 from structcheck.rigid import closedchain as cc
-from structcheck.study import Study
+from structcheck.study import Study, lazy_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "meshes"))
@@ -273,9 +273,9 @@ def write_paper_files(result, folder) -> None:
     paper.write_paper_files(result, folder, paper_setup())
 
 
-study = build()
+__getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once
 
 if __name__ == "__main__":  # --out DIR, --n-frames, --v-max-mm-s, --a-max-mm-s2; exit 0 pass, 1 fail, 2 bad input
     from structcheck.cli import main_for_study
 
-    sys.exit(main_for_study(build, default=study))
+    sys.exit(main_for_study(build))

@@ -14,7 +14,7 @@ import numpy as np
 import structcheck as sc
 from structcheck.cli import main_for_study
 from structcheck.geometry import PartBuilder, on_plane
-from structcheck.study import Payload, PointForce, Study
+from structcheck.study import Payload, PointForce, Study, lazy_study
 
 UPPER, FORE = 0.40, 0.30  # link lengths [m]: shoulder to elbow, elbow to tool
 
@@ -61,7 +61,7 @@ def build(wall_mm: float = 3.0, payload_kg: float = 5.0, tool_force_n: float = 5
         parameters={"wall_mm": wall_mm, "payload_kg": payload_kg, "tool_force_n": tool_force_n})
 
 
-study = build()
+__getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once
 
 if __name__ == "__main__":
-    sys.exit(main_for_study(build, default=study))
+    sys.exit(main_for_study(build))
