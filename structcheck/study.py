@@ -145,6 +145,12 @@ def load_study(path: str | Path, **params) -> Study:
 
     The script is the user's own trusted Python: it is imported, not parsed. Errors name the file.
     """
+    return load_script(path, **params)[1]
+
+
+def load_script(path: str | Path, **params) -> tuple[Any, Study]:
+    """:func:`load_study`, also returning the imported script module (for its optional hooks, such as
+    ``mesh_part`` for ``structcheck converge``)."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"study script {str(path)!r} does not exist")
@@ -171,7 +177,7 @@ def load_study(path: str | Path, **params) -> Study:
         study = getattr(module, "study", None)
     if not isinstance(study, Study):
         raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level")
-    return study
+    return module, study
 
 
 FLEXIBILITIES = ("link", "arm")
