@@ -14,8 +14,8 @@ Where the finer meshes come from. A study script that can re-mesh its parts defi
 
     def mesh_part(link: str, size_factor: float) -> structcheck.Part
 
-returning the link's part meshed with every element size (global and local: fillets, refinement balls) times
-``size_factor``; a gmsh generator passes the factor on (``PartBuilder(..., local_size_factor=f)``, as
+(optionally with a keyword ``study``: the study being checked, e.g. for its ``parameters``) returning the link's
+part meshed with every element size (global and local: fillets, refinement balls) times ``size_factor``; a gmsh generator passes the factor on (``PartBuilder(..., local_size_factor=f)``, as
 ``meshes/make_paper004_meshes.py`` and ``write_part_meshes`` do), so a fillet meshed at 3/4 of its radius stays
 resolved in proportion. Without ``mesh_part``, a straight-sided part (a linear tet mesh: skfem ``MeshTet``) is
 refined uniformly, every tet split into 8 (h halves per level: f = 1, 1/2, 1/4, ..., so at most three levels are
@@ -208,7 +208,8 @@ def refined_parts(study, name: str, factors, mesh_part: Callable | None) -> tupl
     and a note on how: by the study's ``mesh_part`` hook, or by splitting (factors must then be 1, 1/2, 1/4,
     ...)."""
     if mesh_part is not None:
-        parts = (study.parts[name] if f == 1.0 else mesh_part(name, float(f)) for f in factors)
+        extra = {"study": study} if "study" in inspect.signature(mesh_part).parameters else {}
+        parts = (study.parts[name] if f == 1.0 else mesh_part(name, float(f), **extra) for f in factors)
         return parts, "the study's mesh_part(link, size_factor)"
     times = np.log2(1.0 / np.asarray(factors))
     if not np.allclose(times, np.round(times)):
