@@ -54,11 +54,16 @@ def main():
     if fe is not None:  # level 1 made with the option too
         study = dataclasses.replace(study, parts={n: mesh_part(n, 1.0) for n in s.LINKS})
     t0 = time.perf_counter()
-    try:
-        report = converge(study, args.levels, mesh_part, links=args.link, progress=not args.quiet)
-    except InputError as exc:
-        print(f"bench_convergence: error: {exc}", file=sys.stderr)
+    reports, failed = [], {}
+    for link in args.link or s.LINKS:  # one link at a time: a mesh that fails at one level loses only its link
+        try:
+            reports.append(converge(study, args.levels, mesh_part, links=[link], progress=not args.quiet))
+        except InputError as exc:
+            failed[link] = str(exc)
+            print(f"bench_convergence: {link}: {exc}", file=sys.stderr)
+    if not reports:
         sys.exit(2)
+    report = dataclasses.replace(reports[0], links={n: c for r in reports for n, c in r.links.items()})
     seconds = time.perf_counter() - t0
 
     fs = report.size_factors
@@ -87,11 +92,17 @@ def main():
                                       for v in c.levels))
     spread = max(r["spread_pct"] for r in rows.values())
     print(f"largest spread of a link's peak over the levels: {spread:.1f}%; {seconds:.0f} s")
+    for n, why in failed.items():
+        print(f"{n:<11} failed: {why}")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
-    name = "bench_convergence" + (f"_fillet{fe:g}" if fe is not None else "") + ".json"
-    (dest / name).write_text(json.dumps({"size_factors": list(fs), "fillet_elements": fe, "links": rows,
-                                         "run_time_s": seconds}, indent=2))
+    path = dest / ("bench_convergence" + (f"_fillet{fe:g}" if fe is not None else "") + ".json")
+    old = json.loads(path.read_text()) if args.link and path.is_file() else {}
+    if old.get("size_factors") == list(fs):  # a run of some links adds them to the earlier run's
+        rows, failed = {**old["links"], **rows}, {**{k: v for k, v in old.get("failed", {}).items() if k not in rows},
+                                                   **failed}
+    path.write_text(json.dumps({"size_factors": list(fs), "fillet_elements": fe, "links": rows, "failed": failed,
+                                "run_time_s": seconds}, indent=2))
 
 
 if __name__ == "__main__":
