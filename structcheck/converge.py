@@ -25,8 +25,8 @@ and it is the geometry a fillet's peak depends on.
 
 The peak studied is the verdict's: the link's unaveraged max von Mises over its mesh and the analysis grid, with
 its safety factor. A link's verdict *may flip* when its required safety factor lies between the safety factors of
-the finest peak plus and minus its estimated error. A link is *converged* when that error is within ``tolerance``
-(relative) and its trend is monotone; a peak that keeps growing (``not converging``) sits on a singularity (a
+the finest peak plus and minus its estimated error. A link is *converged* when that error (the GCI, or without a
+monotone trend the scatter of its levels) is within ``tolerance`` (relative); a peak that keeps growing (``not converging``) sits on a singularity (a
 clamped edge, a sharp re-entrant corner): its peak away from the support band is reported beside it.
 """
 from __future__ import annotations
@@ -103,7 +103,7 @@ class LinkConvergence:
 
     @property
     def converged(self) -> bool:
-        return self.peak.status == "converging" and self.peak.relative_error <= self.tolerance
+        return self.peak.status != "not converging" and self.peak.relative_error <= self.tolerance
 
 
 @dataclass(frozen=True)
@@ -274,7 +274,7 @@ def format_report(report: ConvergenceReport) -> str:
         ext = f"{c.peak.extrapolated * 1e-6:9.4g}" if np.isfinite(c.peak.extrapolated) else f"{'-':>9}"
         order = f"{c.peak.order:5.2f}" if np.isfinite(c.peak.order) else f"{'-':>5}"
         verdict = ("converged" if c.converged else "NOT converged (" + (
-            f"error above {100 * c.tolerance:g}%" if c.peak.status == "converging" else c.peak.status) + ")")
+            f"error above {100 * c.tolerance:g}%" if c.peak.status != "not converging" else c.peak.status) + ")")
         if c.may_flip:
             verdict += f"; verdict MAY FLIP (required SF {c.required_safety_factor:g})"
         lines.append(f"{n:<12} " + " ".join(f"{lv.peak_pa * 1e-6:9.4g}" for lv in c.levels)

@@ -97,6 +97,20 @@ def test_verdict_logic_on_closed_form_peaks(monkeypatch, tmp_path, phi0, c, requ
         assert report["peak"]["extrapolated_pa"] == pytest.approx(phi0, rel=1e-9)
 
 
+@pytest.mark.parametrize("peaks, converged", [
+    ((100e6, 101e6, 100.5e6, 101.5e6), True),  # oscillating within 1.5% of the finest: its scatter is the error
+    ((100e6, 104e6, 100.5e6, 101.5e6), True),  # the farthest level 2.5% from the finest: within 3%
+    ((97e6, 105e6, 100.5e6, 101.5e6), False),  # the first level 4.4% below the finest
+])
+def test_without_a_monotone_trend_the_scatter_decides(peaks, converged):
+    factors = cv.level_factors(4)
+    levels = tuple(level(f, p) for f, p in zip(factors, peaks))
+    c = cv.LinkConvergence("beam", levels, cv.richardson(factors, peaks), None, 1.5, cv.TOLERANCE)
+    assert c.peak.status == "no monotone trend"
+    assert c.peak.scatter == pytest.approx(max(abs(p - peaks[-1]) for p in peaks) / peaks[-1])
+    assert c.converged is converged
+
+
 class _Tagged:
     """A part carrying its size factor, for the closed-form test."""
 
