@@ -232,7 +232,9 @@ def _cmd_converge(args) -> int:
         print(f"verdict may flip within the discretisation error: {', '.join(flips)}")
     if report.ok:
         print("every peak converged; no verdict within its error of the required safety factor")
-    return EXIT_OK if report.ok else EXIT_FAIL
+    for n, why in report.failed.items():
+        print(f"structcheck: error: link {n!r}: its mesh at {_one_line(why)}", file=sys.stderr)
+    return EXIT_INPUT if report.failed else EXIT_OK if report.ok else EXIT_FAIL
 
 
 def _traceback_option() -> argparse.ArgumentParser:
@@ -295,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "report each link's peak von Mises per level, its Richardson estimate with its "
                                    "error, and whether the verdict could flip within it. Exit 0: every peak "
                                    "converged and no verdict may flip; 1: a peak not converged or a verdict that "
-                                   "may flip (named); 2: bad input.")
+                                   "may flip (named); 2: bad input (a link whose finer mesh cannot be made or read: the "
+                                   "other links are still reported).")
     k.add_argument("study")
     k.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
     k.add_argument("--levels", type=_positive_int, default=3,

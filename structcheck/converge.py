@@ -34,7 +34,7 @@ from __future__ import annotations
 import inspect
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -108,16 +108,18 @@ class LinkConvergence:
 
 @dataclass(frozen=True)
 class ConvergenceReport:
-    """Every link's :class:`LinkConvergence` of a study, its ``size_factors``, and how each mesh was made."""
+    """Every link's :class:`LinkConvergence` of a study, its ``size_factors``, how each link's meshes were made,
+    and the links whose finer mesh could not be made or read (``failed``: link -> why)."""
 
     study_name: str
     size_factors: tuple[float, ...]
     links: dict[str, LinkConvergence]
     refinement: dict[str, str]
+    failed: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return all(c.converged and not c.may_flip for c in self.links.values())
+        return not self.failed and all(c.converged and not c.may_flip for c in self.links.values())
 
     def to_dict(self) -> dict:
         """A JSON-ready summary."""
@@ -128,7 +130,7 @@ class ConvergenceReport:
                     "order": c.order, "extrapolated_pa": c.extrapolated, "gci": c.gci, "scatter": c.scatter,
                     "error_pa": c.error}
 
-        return {"study": self.study_name, "size_factors": list(self.size_factors), "ok": self.ok,
+        return {"study": self.study_name, "size_factors": list(self.size_factors), "ok": self.ok, "failed": self.failed,
                 "links": {n: {"refinement": self.refinement[n], "levels": [vars(lv) for lv in c.levels],
                               "peak": conv(c.peak), "away_from_support": conv(c.away),
                               "required_safety_factor": c.required_safety_factor, "passes": c.passes,
@@ -238,11 +240,18 @@ def converge(study, factors, mesh_part: Callable | None = None, links=None, tole
     # work estimate for the time left: a solve costs about its node count, ~ size_factor^-3 x the study's
     work = {(n, f): len(study.parts[n].points) * f ** -3 for n in names for f in factors}
     total, done, t0, count = sum(work.values()), 0.0, time.perf_counter(), 0
-    out, notes = {}, {}
+    out, notes, failed = {}, {}, {}
     for name in names:
         parts, notes[name] = refined_parts(study, name, factors, mesh_part)
         levels = []
-        for f, part in zip(factors, parts):
+        for f in factors:
+            try:  # a finer mesh that cannot be made or read loses its link, not the others
+                part = next(parts)
+            except InputError as exc:
+                failed[name] = f"size factor {f:.4g}: {exc}"
+                if progress:
+                    print(f"converge: {name} size factor {f:.3g}: mesh failed: {exc}", file=sys.stderr, flush=True)
+                break
             level = replace(solve_link(replace(study, parts={**study.parts, name: part}), name), size_factor=f)
             levels.append(level)
             count += 1
@@ -253,13 +262,15 @@ def converge(study, factors, mesh_part: Callable | None = None, links=None, tole
                 print(f"converge: {count}/{len(work)} {name} size factor {f:.3g}: {level.n_nodes:,} nodes, peak "
                       f"{level.peak_pa * 1e-6:.4g} MPa ({level.seconds:.1f} s); {elapsed:.0f} s elapsed, about "
                       f"{left:.0f} s left", file=sys.stderr, flush=True)
+        if name in failed:
+            continue
         h = np.array(factors)
         peak = richardson(h, [lv.peak_pa for lv in levels])
         away_values = [lv.peak_away_from_support_pa for lv in levels]
         away = richardson(h, away_values) if np.all(np.isfinite(away_values)) else None
         out[name] = LinkConvergence(name=name, levels=tuple(levels), peak=peak, away=away,
                                     required_safety_factor=study.required_safety_factor, tolerance=tolerance)
-    return ConvergenceReport(study_name=study.name, size_factors=factors, links=out, refinement=notes)
+    return ConvergenceReport(study_name=study.name, size_factors=factors, links=out, refinement=notes, failed=failed)
 
 
 def format_report(report: ConvergenceReport) -> str:
@@ -284,6 +295,7 @@ def format_report(report: ConvergenceReport) -> str:
                 f"{v * 1e-6:.4g}" for v in c.away.values[::-1]) + f" MPa, {c.away.status}"
                 + (f", extrapolated {c.away.extrapolated * 1e-6:.4g} MPa +- {100 * c.away.relative_error:.2f}%"
                    if c.away.status == "converging" else ""))
+    lines += [f"{n:<12} mesh failed at {why}" for n, why in report.failed.items()]
     lines.append("error: Richardson/GCI (safety factor 1.25) when the trend is monotone, else the scatter of the "
                  "levels; meshes: " + "; ".join(sorted(set(report.refinement.values()))))
     return "\n".join(lines)

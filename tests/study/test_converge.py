@@ -168,3 +168,18 @@ def test_curved_part_without_hook_is_bad_input():
                   straight.material)
     with pytest.raises(InputError, match="curved"):
         cv.split_part(curved)
+
+
+def test_a_mesh_that_fails_at_one_level_exits_2_naming_link_and_level(tmp_path, capsys):
+    script = tmp_path / "tiny_failing.py"
+    script.write_text(SMALL_STUDY + MESH_PART.replace('    """The beam re-meshed', '''    if size_factor < 0.6:
+        raise InputError("gmsh left an inverted element")
+    """The beam re-meshed''') + "\nfrom structcheck.errors import InputError\n")
+    out = tmp_path / "r.json"
+    assert main(["converge", str(script), "--factors", "1", "0.667", "0.5", "--quiet", "--json", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == ("structcheck: error: link 'beam': its mesh at size factor 0.5: gmsh left an "
+                                    "inverted element")
+    report = json.loads(out.read_text())
+    assert report["failed"] == {"beam": "size factor 0.5: gmsh left an inverted element"} and not report["ok"]
+    assert "beam         mesh failed at size factor 0.5" in captured.out
