@@ -1,86 +1,104 @@
-"""Mesh convergence of the headline study's peak stresses: paper 004 on the shipped meshes and on meshes refined
-by a size factor (default 0.667, about 1.5x finer in every direction), per link the unaveraged and the
-nodal-averaged peak von Mises, their change in %, and the stress-discontinuity indicator on both meshes.
+"""Mesh convergence of the headline study's peak stresses over three or more refinements: paper 004 in the per-link
+model, every link re-meshed at each size factor (fillets scaled too) and re-solved alone under the same loads
+(``structcheck.converge``); per link the unaveraged peak at each level, its change from the first level, the
+Richardson estimate with its GCI error and observed order where the trend is monotone, else the scatter; the
+nodal-averaged peak and the stress-discontinuity indicator at each level.
 
-    python benchmarks/bench_convergence.py [--size-factor 0.667] [--mesh-dir DIR] [--flexibility link|arm]
+    python benchmarks/bench_convergence.py [--levels 1 0.8 0.667 0.571] [--fillet-elements N] [--link NAME]
+                                           [--quiet]
 
-The refined meshes are generated into ``--mesh-dir`` (default: a temporary folder) with
-``meshes/make_paper004_meshes.py``'s ``build_meshes``, unless that folder already holds them; the shipped meshes
-in meshes/paper004 are never touched. Prints a table and writes benchmarks/results/bench_convergence.json.
-A peak that changes much under refinement, with a large indicator, sits on a support singularity (a clamped
-flange edge, a re-entrant corner): it has no converged value, and only its averaged or away-from-support value
-means something.
+Meshes are made once per size factor into ~/.cache/structcheck (``meshes/make_paper004_meshes.py``'s
+``part_mesh``); level 1 is the shipped meshes unless ``--fillet-elements`` (elements across each fillet's quarter
+circle, the generator's option) asks for other ones. The shipped meshes in meshes/paper004 are never touched.
+Prints a table and writes benchmarks/results/bench_convergence[_fillet<N>].json.
 """
 import argparse
 import dataclasses
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
-KEYS = ("max_von_mises_pa", "max_von_mises_averaged_pa", "stress_discontinuity", "max_von_mises_away_from_support_pa",
-        "n_nodes", "time_of_max_s", "location_of_max_link_m")
-
-
-def run_on(script, mesh_dir: Path | None, flexibility: str = "link"):
-    """Link summaries (name -> dict of KEYS) and run time [s] of the study of ``script`` (the paper-004 study
-    module) on the meshes of ``mesh_dir`` (None: the shipped ones), with the structural model ``flexibility``
-    (the README's table: the per-link model, whose supports and loads do not depend on the other links' meshes)."""
-    import structcheck as sc
-    from structcheck.study import run
-
-    study = dataclasses.replace(script.study, flexibility=flexibility)
-    if mesh_dir is not None:
-        parts = {n: sc.Part.from_mesh(mesh_dir / f"{n}.msh", material=script.MATERIAL.get(n, "6061"))
-                 for n in script.LINKS}
-        study = dataclasses.replace(study, parts=parts)
-    t0 = time.perf_counter()
-    result = run(study, progress=False, write=False)
-    links = {n: {k: L[k] for k in KEYS} for n, L in result.summary["links"].items()}
-    return links, time.perf_counter() - t0
+sys.path.insert(0, str(ROOT))
+DEFAULT_LEVELS = (1.0, 0.8, 0.667, 0.571)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--size-factor", type=float, default=0.667, help="mesh size of the refined run / shipped")
-    ap.add_argument("--mesh-dir", type=Path, default=None, help="folder of the refined meshes (made if missing)")
-    ap.add_argument("--flexibility", choices=("link", "arm"), default="link", help="structural model of both runs")
+    ap.add_argument("--levels", type=float, nargs="+", default=list(DEFAULT_LEVELS),
+                    help="mesh size factors, the first 1 (default 1 0.8 0.667 0.571)")
+    ap.add_argument("--fillet-elements", type=float, default=None,
+                    help="elements across each fillet's quarter circle (default: the shipped sizing)")
+    ap.add_argument("--link", action="append", help="only this link (repeatable)")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "studies"))
     sys.path.insert(0, str(ROOT / "meshes"))
     import loading_unloading_6dof as s  # noqa: E402
     import make_paper004_meshes as meshes  # noqa: E402
 
-    mesh_dir = args.mesh_dir or Path(tempfile.mkdtemp(prefix="paper004_refined_"))
-    if not all((mesh_dir / f"{n}.msh").is_file() for n in s.LINKS):
-        meshes.build_meshes(mesh_dir, size_factor=args.size_factor)
-    shipped, t_shipped = run_on(s, None, args.flexibility)
-    refined, t_refined = run_on(s, mesh_dir, args.flexibility)
+    import structcheck as sc
+    from structcheck.converge import converge
+    from structcheck.errors import InputError
 
-    def pct(a, b):
-        return 100.0 * (b - a) / a
+    fe = args.fillet_elements
 
-    print(f"{'link':>11} {'nodes':>15} | {'unaveraged MPa':>22} {'change':>7} | {'averaged MPa':>22} {'change':>7} |"
-          f" {'indicator':>15}")
+    def mesh_part(link, size_factor):
+        return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, fillet_elements=fe),
+                                 material=s.MATERIAL.get(link, "6061"))
+
+    study = dataclasses.replace(s.study, flexibility="link")
+    if fe is not None:  # level 1 made with the option too
+        study = dataclasses.replace(study, parts={n: mesh_part(n, 1.0) for n in s.LINKS})
+    t0 = time.perf_counter()
+    try:  # a link whose finer mesh fails is reported in report.failed; the others go on
+        report = converge(study, args.levels, mesh_part, links=args.link, progress=not args.quiet)
+    except InputError as exc:
+        print(f"bench_convergence: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    failed = dict(report.failed)
+    seconds = time.perf_counter() - t0
+
+    fs = report.size_factors
+    print(f"unaveraged peak von Mises [MPa] per size factor (change from f = 1), per-link model"
+          + (f", {fe:g} elements per fillet quarter circle" if fe is not None else ", shipped fillet sizing"))
+    print(f"{'link':<11} {'nodes':>17} " + " ".join(f"{'f=' + format(f, '.3g'):>16}" for f in fs)
+          + f" {'Richardson':>10} {'GCI':>6} {'p':>5} {'scatter':>7}  trend")
     rows = {}
-    for n in shipped:
-        a, b = shipped[n], refined[n]
-        rows[n] = {"shipped": a, "refined": b,
-                   "change_pct": {k: pct(a[k], b[k]) for k in ("max_von_mises_pa", "max_von_mises_averaged_pa")}}
-        print(f"{n:>11} {a['n_nodes']:>7}>{b['n_nodes']:<7} | {a['max_von_mises_pa'] * 1e-6:10.4f} "
-              f"{b['max_von_mises_pa'] * 1e-6:11.4f} {rows[n]['change_pct']['max_von_mises_pa']:+6.1f}% | "
-              f"{a['max_von_mises_averaged_pa'] * 1e-6:10.4f} {b['max_von_mises_averaged_pa'] * 1e-6:11.4f} "
-              f"{rows[n]['change_pct']['max_von_mises_averaged_pa']:+6.1f}% | "
-              f"{a['stress_discontinuity']:7.2f} {b['stress_discontinuity']:7.2f}")
-    print(f"run time: shipped {t_shipped:.1f} s, refined {t_refined:.1f} s (size factor {args.size_factor}, "
-          f"meshes in {mesh_dir})")
+    for n, c in report.links.items():
+        lv = c.levels
+        p0 = lv[0].peak_pa
+        cells = " ".join(f"{v.peak_pa * 1e-6:8.4f} ({100 * (v.peak_pa / p0 - 1):+5.1f}%)" for v in lv)
+        ext = f"{c.peak.extrapolated * 1e-6:10.4f}" if np.isfinite(c.peak.extrapolated) else f"{'-':>10}"
+        gci = f"{100 * c.peak.gci:5.2f}%" if np.isfinite(c.peak.gci) else f"{'-':>6}"
+        p = f"{c.peak.order:5.2f}" if np.isfinite(c.peak.order) else f"{'-':>5}"
+        print(f"{n:<11} {lv[0].n_nodes:>8}>{lv[-1].n_nodes:<8} {cells} {ext} {gci} {p} "
+              f"{100 * c.peak.scatter:6.2f}%  {c.peak.status}")
+        rows[n] = {"levels": [dataclasses.asdict(v) for v in lv],
+                   "change_from_first_pct": [100 * (v.peak_pa / p0 - 1) for v in lv],
+                   "spread_pct": 100 * (max(v.peak_pa for v in lv) / min(v.peak_pa for v in lv) - 1),
+                   "status": c.peak.status, "order": c.peak.order, "richardson_pa": c.peak.extrapolated,
+                   "gci": c.peak.gci, "scatter": c.peak.scatter}
+    print("averaged peak [MPa] / indicator per size factor:")
+    for n, c in report.links.items():
+        print(f"{n:<11} " + "  ".join(f"{v.averaged_peak_pa * 1e-6:8.4f} / {v.stress_discontinuity:4.2f}"
+                                      for v in c.levels))
+    spread = max((r["spread_pct"] for r in rows.values()), default=float("nan"))
+    print(f"largest spread of a link's peak over the levels: {spread:.1f}%; {seconds:.0f} s")
+    for n, why in failed.items():
+        print(f"{n:<11} failed: {why}")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
-    (dest / "bench_convergence.json").write_text(json.dumps(
-        {"size_factor": args.size_factor, "links": rows, "run_time_s": {"shipped": t_shipped, "refined": t_refined}},
-        indent=2))
+    path = dest / ("bench_convergence" + (f"_fillet{fe:g}" if fe is not None else "") + ".json")
+    old = json.loads(path.read_text()) if args.link and path.is_file() else {}
+    if old.get("size_factors") == list(fs):  # a run of some links adds them to the earlier run's
+        rows, failed = {**old["links"], **rows}, {**{k: v for k, v in old.get("failed", {}).items() if k not in rows},
+                                                   **failed}
+    path.write_text(json.dumps({"size_factors": list(fs), "fillet_elements": fe, "links": rows, "failed": failed,
+                                "run_time_s": seconds}, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Link meshes of paper 004's loading/unloading robot (our own geometry; the paper gives none).
 
     python meshes/make_paper004_meshes.py [--wall-mm 8] [--out DIR] [--size-factor 1.0] [--order 2]
+                                          [--fillet-elements N]
 
 Each part is built in its modified D-H link frame (Table 1: d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm), joint i's
 axis being z_i through the frame origin. Joints are flanged: neighbouring parts touch on flat annular faces
@@ -50,7 +51,7 @@ def base(b, mm):
     shell = b.tube((0, 0, 0), Z, 0.12, 0.095, 0.13, centered=False)
     top = b.cylinder((0, 0, 0.11), Z, 0.12, 0.02, centered=False)
     solid = b.fuse(shell, top)
-    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], 0.4 * FILLET["base"])
+    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(FILLET["base"], mm, 0.4))
     b.name_faces("ground", on_plane(2, 0.0))
     b.name_faces("joint1", on_plane(2, 0.13))
 
@@ -69,9 +70,9 @@ def waist(b, mm):
     # the column's foot inside the turntable's rim, then (a second fillet: OCC cannot round both at the corners
     # where they meet) the rim's arc under the column's overhang
     rim_y = np.sqrt(0.12 ** 2 - 0.07 ** 2)  # where the column's sides cross the turntable's rim
-    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, r * FILLET_SIZE)
+    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, fillet_size(r, mm))
     b.fillet(solid, lambda c, bb: box_edges((-0.07, 0.09, -0.095), (0.07, 0.12, -0.095))(c, bb) and bb[4] < 0.1201,
-             r, r * FILLET_SIZE)
+             r, fillet_size(r, mm))
     b.name_faces("joint1", on_plane(2, -0.12))
     b.name_faces("joint2", on_plane(1, 0.05, within=0.01))
 
@@ -91,7 +92,7 @@ def upper_arm(b, mm):
     r = FILLET["upper_arm"]
     near_shoulder = box_edges((0.04, -0.055, -0.04), (0.07, 0.055, 0.04))
     near_elbow = box_edges((A2 - 0.06, -0.055, -0.04), (A2 - 0.02, 0.055, 0.04))
-    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, r * FILLET_SIZE)
+    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, fillet_size(r, mm))
     b.name_faces("joint2", on_plane(2, -0.05, within=0.01))
     b.name_faces("joint3", lambda c, bb: (on_plane(2, 0.05, within=0.01, center=(A2, 0, 0))(c, bb)
                                           or on_plane(2, -0.05, within=0.01, center=(A2, 0, 0))(c, bb)))
@@ -118,9 +119,9 @@ def forearm(b, mm):
     solid = b.cut(b.fuse(*parts), *bores)
     r = FILLET["forearm"]
     elbow_end = lambda c, bb: abs(bb[0] - 0.08) < 1e-6 and abs(bb[3] - 0.08) < 1e-6 and abs(abs(c[2]) - 0.055) < 1e-6
-    solid = b.fillet(solid, elbow_end, r, r * FILLET_SIZE)
+    solid = b.fillet(solid, elbow_end, r, fillet_size(r, mm))
     wrist_end = lambda c, bb: abs(bb[0] - 0.33) < 1e-6 and abs(bb[3] - 0.33) < 1e-6 and abs(abs(c[2]) - 0.045) < 1e-6
-    b.fillet(solid, wrist_end, r, r * FILLET_SIZE)
+    b.fillet(solid, wrist_end, r, fillet_size(r, mm))
     b.name_faces("joint3", lambda c, bb: any(on_plane(2, s * 0.05, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01, center=(A3, 0, 0))(c, bb)
                                              for s in (1, -1)))
@@ -135,7 +136,7 @@ def wrist(b, mm):
     bore = b.cylinder((0, 0, 0), Z, 0.015, 0.1)
     solid = b.cut(b.fuse(hub, spigot), bore)
     r = FILLET["wrist"]
-    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, r * FILLET_SIZE)
+    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, fillet_size(r, mm))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint5", on_plane(1, 0.07))
 
@@ -148,7 +149,7 @@ def wrist_roll(b, mm):
     solid = b.cut(body, inner)
     r = FILLET["wrist_roll"]
     inner_corners = (circle_edge(0.028, 0.085), circle_edge(0.028, D6 - 0.015))
-    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, r * FILLET_SIZE)
+    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, fillet_size(r, mm))
     b.name_faces("joint5", on_plane(2, 0.07))
     b.name_faces("joint6", on_plane(2, D6))
 
@@ -169,12 +170,12 @@ def gripper(b, mm):
     r = FILLET["gripper"]
     claw_root = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and abs(bb[5] - 0.035) < 1e-6
                                and 0.05 - 1e-6 <= abs(c[0]) <= 0.065 + 1e-6)
-    solid = b.fillet(solid, claw_root, r, r * FILLET_SIZE)
+    solid = b.fillet(solid, claw_root, r, fillet_size(r, mm))
     # the palm's sides on the flange, then (as for the waist's column) the flange's rim under the palm's overhang
     solid = b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-                     and bb[4] - bb[1] < 1e-6, r, r * FILLET_SIZE)
+                     and bb[4] - bb[1] < 1e-6, r, fillet_size(r, mm))
     b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-             and bb[4] - bb[1] > 1e-6, r, r * FILLET_SIZE)
+             and bb[4] - bb[1] > 1e-6, r, fillet_size(r, mm))
     b.name_faces("joint6", on_plane(2, 0.0))
     b.name_faces("claw_left", on_plane(0, 0.045))
     b.name_faces("claw_right", on_plane(0, -0.045))
@@ -185,6 +186,15 @@ def gripper(b, mm):
 FILLET_SIZE = 0.75
 FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
+
+
+
+def fillet_size(radius: float, mm: dict, fraction: float = FILLET_SIZE) -> float:
+    """Element size [m] on a fillet of ``radius`` [m]: ``fraction`` x radius (the shipped sizing), or, with
+    ``mm["fillet_elements"]`` = n, a quarter circle's length over n (n elements across a 90 degree fillet)."""
+    n = mm.get("fillet_elements")
+    return fraction * radius if n is None else (np.pi * radius / 2) / n
+
 
 # the shipped meshes are second order: 10-node tets with their mid-side nodes on the CAD surfaces (fillets, bores)
 ORDER = 2
@@ -215,13 +225,38 @@ def check_wall(wall_mm) -> float:
 
 
 def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True,
-                 order: int = ORDER) -> Path:
-    """Write ``<part>.msh`` for every part into ``out`` (``order`` 2: curved 10-node tets, as shipped; 1: linear
-    tets); return ``out``."""
+                 order: int = ORDER, fillet_elements: float | None = None, parts=None) -> Path:
+    """Write ``<part>.msh`` for every part (or those named in ``parts``) into ``out`` (``order`` 2: curved 10-node
+    tets, as shipped; 1: linear tets); ``fillet_elements``: elements across each fillet's quarter circle (its
+    size tied to its radius, scaled by ``size_factor`` too; None: the shipped sizing, 3/4 of the radius); return
+    ``out``."""
     from structcheck.geometry import write_part_meshes
 
-    return write_part_meshes(PARTS, out, size_factor, args=({"wall": check_wall(wall_mm)},), order=order,
-                             verbose=verbose)
+    if fillet_elements is not None and not (isinstance(fillet_elements, (int, float)) and fillet_elements > 0):
+        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle or None, got "
+                         f"{fillet_elements!r}")
+    mm = {"wall": check_wall(wall_mm), "fillet_elements": fillet_elements}
+    chosen = PARTS if parts is None else {n: PARTS[n] for n in parts}
+    return write_part_meshes(chosen, out, size_factor, args=(mm,), order=order, verbose=verbose)
+
+
+def part_mesh(name: str, size_factor: float, wall_mm: float = DEFAULT_WALL_MM,
+              fillet_elements: float | None = None) -> Path:
+    """The .msh of part ``name`` meshed at ``size_factor`` (every size scaled; see :func:`build_meshes`), made
+    once into ``~/.cache/structcheck/paper004-<options>-<key>`` and reused."""
+    import tempfile
+
+    tag = f"wall{check_wall(wall_mm):g}mm-sf{size_factor:.4g}" + (
+        f"-fillet{fillet_elements:g}" if fillet_elements is not None else "")
+    folder = Path.home() / ".cache" / "structcheck" / f"paper004-{tag}-{mesh_cache_key()}"
+    path = folder / f"{name}.msh"
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:  # written whole, then moved in
+            build_meshes(Path(tmp), wall_mm, size_factor, verbose=False, fillet_elements=fillet_elements,
+                         parts=[name])
+            (Path(tmp) / f"{name}.msh").replace(path)
+    return path
 
 
 def mesh_cache_key(order: int = ORDER) -> str:
@@ -274,6 +309,10 @@ if __name__ == "__main__":
     from structcheck.geometry import mesh_script
 
     mesh_script(__doc__.splitlines()[0],
-                lambda out, size_factor, wall_mm, order: build_meshes(out, wall_mm, size_factor, order=order),
-                SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),),
+                lambda out, size_factor, wall_mm, fillet_elements, order: build_meshes(
+                    out, wall_mm, size_factor, order=order, fillet_elements=fillet_elements),
+                SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),
+                          ("--fillet-elements", dict(type=float, default=None, help=(
+                              "elements across each fillet's quarter circle (size tied to the radius; default: "
+                              "the shipped 3/4 of the radius, about two)")))),
                 order=ORDER)

@@ -1,7 +1,9 @@
-"""``structcheck`` command line: run, sweep, compare, verify, info; and :func:`main_for_study` for study scripts.
+"""``structcheck`` command line: run, sweep, compare, verify, info, converge; and :func:`main_for_study` for study
+scripts.
 
 Exit status: 0 success (study passes, every sweep variant ran, comparison OK, all verification cases pass); 1 a
-study fails its checks, a sweep variant failed to run, a comparison regresses or a verification case fails; 2 bad
+study fails its checks, a sweep variant failed to run, a comparison regresses, a verification case fails, or a
+peak is not converged / a verdict may flip within its discretisation error (converge); 2 bad
 input (a one-line error, no traceback; ``--traceback``
 shows the full one, for debugging a study or structcheck itself).
 """
@@ -47,18 +49,20 @@ def _with(params: dict) -> str:
     return " with " + ", ".join(f"{k}={v!r}" for k, v in params.items()) if params else ""
 
 
-def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False):
-    """Import the study script ``path`` and return its ``study`` (or ``build(**params)``).
+def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False, with_module: bool = False):
+    """Import the study script ``path`` and return its ``study`` (or ``build(**params)``); with ``with_module``,
+    (script module, study).
 
     The script is the user's own Python: any exception it raises while being imported or built (a bad parameter
     value, a missing file, a bug in the script) becomes an InputError naming the script, the parameters and the
     exception, so the command line can report it in one line. ``debug`` lets the original exception through.
     """
-    from .study import load_study
+    from .study import load_script
 
     params = dict(params or {})
     try:
-        return load_study(path, **params)
+        module, study = load_script(path, **params)
+        return (module, study) if with_module else study
     except (Exception, SystemExit) as exc:  # SystemExit: a script that parses sys.argv or exits at import
         if debug:
             raise
@@ -190,6 +194,30 @@ def _cmd_info(args) -> int:
     return EXIT_OK
 
 
+def _cmd_converge(args) -> int:
+    from .converge import TOLERANCE, converge, format_report, level_factors
+
+    module, study = build_study(args.study, _params(args.set), debug=args.traceback, with_module=True)
+    factors = tuple(args.factors) if args.factors else level_factors(args.levels)
+    report = converge(study, factors, getattr(module, "mesh_part", None), links=args.link,
+                      tolerance=(TOLERANCE if args.tolerance is None else args.tolerance / 100), progress=not args.quiet)
+    print(format_report(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_dict(), indent=2) + "\n")
+    bad = [f"{n} ({c.peak.status}, error {100 * c.peak.relative_error:.1f}%)" for n, c in report.links.items()
+           if not c.converged]
+    flips = [n for n, c in report.links.items() if c.may_flip]
+    if bad:
+        print(f"not converged: {', '.join(bad)}")
+    if flips:
+        print(f"verdict may flip within the discretisation error: {', '.join(flips)}")
+    if report.ok:
+        print("every peak converged; no verdict within its error of the required safety factor")
+    for n, why in report.failed.items():
+        print(f"structcheck: error: link {n!r}: its mesh at {_one_line(why)}", file=sys.stderr)
+    return EXIT_INPUT if report.failed else EXIT_OK if report.ok else EXIT_FAIL
+
+
 def _traceback_option() -> argparse.ArgumentParser:
     """--traceback, as a parent parser."""
     common = argparse.ArgumentParser(add_help=False)
@@ -283,6 +311,27 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--quick", action="store_true", help="coarser meshes, same tolerances (seconds, not minutes)")
     v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=_cmd_verify)
+    k = sub.add_parser("converge", parents=[common], add_help=False,
+                       help="re-solve every link on finer meshes: peaks with their discretisation error",
+                       description="Solve every link of STUDY alone (per-link model) on its mesh and on finer ones "
+                                   "(the script's mesh_part(link, size_factor), else every tet split into 8), and "
+                                   "report each link's peak von Mises per level, its Richardson estimate with its "
+                                   "error, and whether the verdict could flip within it. Exit 0: every peak "
+                                   "converged and no verdict may flip; 1: a peak not converged or a verdict that "
+                                   "may flip (named); 2: bad input (a link whose finer mesh cannot be made or read: the "
+                                   "other links are still reported).")
+    k.add_argument("-h", "--help", action=_StudyHelp)
+    k.add_argument("study")
+    k.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
+    k.add_argument("--levels", type=_positive_int, default=3,
+                   help="number of meshes, size factors 1/(1 + k/4): 3 -> 1, 0.8, 0.667 (default 3)")
+    k.add_argument("--factors", type=float, nargs="+", metavar="F",
+                   help="explicit size factors instead, starting at 1 and decreasing (e.g. 1 0.5 0.25)")
+    k.add_argument("--link", action="append", help="only this link (repeatable)")
+    k.add_argument("--tolerance", type=float, metavar="PCT", help="converged within this error, percent (default 3)")
+    k.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    k.add_argument("--quiet", action="store_true", help="no progress lines")
+    k.set_defaults(func=_cmd_converge)
     i = sub.add_parser("info", parents=[common], help="links, masses, mesh sizes and lowest frequencies of a study",
                        add_help=False)
     i.add_argument("-h", "--help", action=_StudyHelp)

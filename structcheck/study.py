@@ -221,6 +221,12 @@ def load_study(path: str | Path, **params) -> Study:
 
     The script is the user's own trusted Python: it is imported, not parsed. Errors name the file. ``params`` are
     checked against build()'s signature first (:func:`build_params`)."""
+    return load_script(path, **params)[1]
+
+
+def load_script(path: str | Path, **params) -> tuple[Any, Study]:
+    """:func:`load_study`, also returning the imported script module (for its optional hooks, such as
+    ``mesh_part`` for ``structcheck converge``)."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"study script {str(path)!r} does not exist; {STUDY_SCRIPT}")
@@ -257,7 +263,7 @@ def load_study(path: str | Path, **params) -> Study:
         raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level"
                          if study is None and not params else
                          f"study script {str(path)!r}: {got} {type(study).__name__}, not a Study; {STUDY_SCRIPT}")
-    return study
+    return module, study
 
 
 # a build() parameter's unit from the end of its name (wall_mm -> mm), for the messages of build_params

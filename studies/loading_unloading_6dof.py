@@ -80,6 +80,13 @@ def mesh_folder(mesh_dir: str | Path) -> Path:
     return folder
 
 
+def mesh_part(link: str, size_factor: float, study: Study | None = None) -> sc.Part:
+    """For ``structcheck converge``: the part of ``link`` re-meshed by the mesh script with every element size, its
+    fillets' too, times ``size_factor`` (for the ``study``'s upper-arm wall; made once into ~/.cache/structcheck)."""
+    wall_mm = (study.parameters if study is not None else {}).get("wall_mm", meshes.DEFAULT_WALL_MM)
+    return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, wall_mm), material=MATERIAL.get(link, "6061"))
+
+
 study = build()
 
 if __name__ == "__main__":  # --out DIR, --wall-mm MM (build's parameter); exit 0 pass, 1 fail, 2 bad input

@@ -1,0 +1,301 @@
+"""Mesh convergence of a study's peaks: every link re-meshed finer and re-solved under the same loads, its peak
+extrapolated (Richardson, :mod:`structcheck.checks.convergence`) with an estimated discretisation error, and
+whether its verdict could flip within that error.
+
+    structcheck converge STUDY [--set NAME=VALUE] [--levels 3] [--factors 1 0.8 0.667] [--link NAME]
+
+Levels: mesh size factors f_k = 1 / (1 + k / 4), k = 0 .. levels - 1 (1, 0.8, 0.667, 0.571, ...); level 0 is the
+study's own mesh. Each link is solved alone, in the per-link model (``flexibility='link'``: the link supported at
+its proximal joint, loaded by the rigid-body stage's joint wrenches, body loads and forces; its own ringing
+samples added), so a link's levels differ only in its mesh; fatigue is not run. Its other links keep their meshes
+(they enter only through their mass properties).
+
+Where the finer meshes come from. A study script that can re-mesh its parts defines
+
+    def mesh_part(link: str, size_factor: float) -> structcheck.Part
+
+(optionally with a keyword ``study``: the study being checked, e.g. for its ``parameters``) returning the link's
+part meshed with every element size (global and local: fillets, refinement balls) times ``size_factor``; a gmsh generator passes the factor on (``PartBuilder(..., local_size_factor=f)``, as
+``meshes/make_paper004_meshes.py`` and ``write_part_meshes`` do), so a fillet meshed at 3/4 of its radius stays
+resolved in proportion. Without ``mesh_part``, a straight-sided part (a linear tet mesh: skfem ``MeshTet``) is
+refined uniformly, every tet split into 8 (h halves per level: f = 1, 1/2, 1/4, ..., so at most three levels are
+practical; its named surfaces follow their facets), and a curved (tetra10) part is an error: splitting would keep
+the coarse mesh's quadratic approximation of the CAD surfaces (the fillet's facets) instead of the CAD geometry,
+and it is the geometry a fillet's peak depends on.
+
+The peak studied is the verdict's: the link's unaveraged max von Mises over its mesh and the analysis grid, with
+its safety factor. A link's verdict *may flip* when its required safety factor lies between the safety factors of
+the finest peak plus and minus its estimated error. A link is *converged* when that error (the GCI, or without a
+monotone trend the scatter of its levels) is within ``tolerance`` (relative); a peak that keeps growing (``not converging``) sits on a singularity (a
+clamped edge, a sharp re-entrant corner): its peak away from the support band is reported beside it.
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+import numpy as np
+
+from .checks.convergence import Convergence, richardson
+from .errors import InputError
+
+#: relative error within which a peak counts as converged (the issue's and the README's 3%)
+TOLERANCE = 0.03
+
+
+def level_factors(levels: int) -> tuple[float, ...]:
+    """Mesh size factors of ``levels`` levels: 1 / (1 + k / 4), k = 0 .. levels - 1."""
+    if not (isinstance(levels, (int, np.integer)) and levels >= 3):
+        raise InputError(f"levels must be a whole number of at least 3 (Richardson needs three meshes), got {levels!r}")
+    return tuple(1.0 / (1.0 + k / 4) for k in range(int(levels)))
+
+
+@dataclass(frozen=True)
+class LinkLevel:
+    """One link solved on one mesh: ``size_factor`` (element size / the study's), ``n_nodes``, the unaveraged
+    ``peak_pa`` [Pa] (max von Mises) at ``time_s`` [s] and ``location_link_m`` (3,) [m, link frame], the
+    ``safety_factor`` there (strength / governing stress), the nodal-averaged peak ``averaged_peak_pa``, the
+    ``stress_discontinuity`` indicator and the peak outside the support band ``peak_away_from_support_pa``;
+    ``seconds`` the solve's wall time."""
+
+    size_factor: float
+    n_nodes: int
+    peak_pa: float
+    time_s: float
+    location_link_m: tuple[float, float, float]
+    safety_factor: float
+    averaged_peak_pa: float
+    stress_discontinuity: float
+    peak_away_from_support_pa: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LinkConvergence:
+    """A link's ``levels`` (finest last, as solved), the Richardson analysis of its unaveraged ``peak`` and of its
+    ``away`` peak (outside the support band), the ``required_safety_factor``, and the verdicts."""
+
+    name: str
+    levels: tuple[LinkLevel, ...]
+    peak: Convergence
+    away: Convergence | None
+    required_safety_factor: float
+    tolerance: float
+
+    @property
+    def safety_factor_band(self) -> tuple[float, float]:
+        """Safety factors of the finest peak plus and minus its estimated error (lowest, highest)."""
+        sf = self.levels[-1].safety_factor * self.levels[-1].peak_pa  # = strength for the governing stress
+        hi_stress, lo_stress = self.peak.finest + self.peak.error, max(self.peak.finest - self.peak.error, 0.0)
+        return sf / hi_stress, (sf / lo_stress if lo_stress > 0 else float("inf"))
+
+    @property
+    def passes(self) -> bool:
+        return self.levels[-1].safety_factor >= self.required_safety_factor
+
+    @property
+    def may_flip(self) -> bool:
+        lo, hi = self.safety_factor_band
+        return lo < self.required_safety_factor <= hi
+
+    @property
+    def converged(self) -> bool:
+        return self.peak.status != "not converging" and self.peak.relative_error <= self.tolerance
+
+
+@dataclass(frozen=True)
+class ConvergenceReport:
+    """Every link's :class:`LinkConvergence` of a study, its ``size_factors``, how each link's meshes were made,
+    and the links whose finer mesh could not be made or read (``failed``: link -> why)."""
+
+    study_name: str
+    size_factors: tuple[float, ...]
+    links: dict[str, LinkConvergence]
+    refinement: dict[str, str]
+    failed: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and all(c.converged and not c.may_flip for c in self.links.values())
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary."""
+        def conv(c: Convergence | None):
+            if c is None:
+                return None
+            return {"h": c.h.tolist(), "values_pa": c.values.tolist(), "status": c.status, "monotone": c.monotone,
+                    "order": c.order, "extrapolated_pa": c.extrapolated, "gci": c.gci, "scatter": c.scatter,
+                    "error_pa": c.error}
+
+        return {"study": self.study_name, "size_factors": list(self.size_factors), "ok": self.ok, "failed": self.failed,
+                "links": {n: {"refinement": self.refinement[n], "levels": [vars(lv) for lv in c.levels],
+                              "peak": conv(c.peak), "away_from_support": conv(c.away),
+                              "required_safety_factor": c.required_safety_factor, "passes": c.passes,
+                              "may_flip": c.may_flip, "converged": c.converged,
+                              "safety_factor_band": list(c.safety_factor_band)}
+                          for n, c in self.links.items()}}
+
+
+def solve_link(study, name: str) -> LinkLevel:
+    """The per-link model's response of the link ``name`` alone (its loads from the study's rigid-body stage on
+    the analysis grid plus the link's own ringing samples), without fatigue; the level's size factor is left 1."""
+    from . import study as st
+    from .fe import response as fe
+
+    t0 = time.perf_counter()
+    study = replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
+    prep = st.prepare(study)
+    if name not in prep.fe_links:
+        raise InputError(f"link {name!r} has no part; the study's FE links are {list(prep.fe_links)}")
+    prep = replace(prep, fe_links=(name,))
+    rigid = st.rigid_stage(study, prep, prep.grid.t)
+    loads = st.link_loads(study, prep, rigid)
+    ld = loads[name]
+    bases = {name: fe.build_basis(study.parts[name], ld.F, list(ld.support),
+                                  0 if study.quasi_static else study.n_modes)}
+    rigid, loads, _ = st.refine(study, prep, bases, rigid, loads)
+    sol = st.link_solution(study, name, bases[name], loads[name], rigid.t)
+    part, r = sol.part, sol.response
+    sf = part.material.safety_factor(r.vm_envelope_nodes, r.principal_envelope)
+    away = part.distance_to_surfaces(list(ld.support)) > study.support_band_m
+    return LinkLevel(
+        size_factor=1.0, n_nodes=int(len(part.points)), peak_pa=float(r.max_von_mises),
+        time_s=float(rigid.t[r.i_time_max]), location_link_m=tuple(map(float, part.points[r.node_max])),
+        safety_factor=float(sf.min()), averaged_peak_pa=float(r.max_von_mises_averaged),
+        stress_discontinuity=float(r.stress_discontinuity),
+        peak_away_from_support_pa=float(r.vm_envelope_nodes[away].max()) if away.any() else float("nan"),
+        seconds=time.perf_counter() - t0)
+
+
+def split_part(part, times: int = 1):
+    """``part`` (straight-sided) with every tet split into 8, ``times`` times (h halves each time); its named
+    surfaces follow their facets (each facet's 4 children). InputError for a curved part."""
+    from skfem import MeshTet
+
+    from .fe.part import Part
+
+    if part.geometry_order != 1:
+        raise InputError(f"part {part.name!r} is curved (tetra10): splitting its elements would keep the coarse "
+                         f"mesh's approximation of its curved surfaces; give the study script a "
+                         f"mesh_part(link, size_factor) that re-meshes it from its geometry")
+    if part.edges:
+        raise InputError(f"part {part.name!r} has named lines {list(part.edges)}, which uniform splitting does not "
+                         f"carry over; give the study script a mesh_part(link, size_factor)")
+    mesh, surfaces = part.mesh, {n: part.surface_facets(n) for n in part.surfaces}
+    for _ in range(times):
+        fine = MeshTet(mesh.p, mesh.t).refined()
+        # the new vertex at the middle of an edge (a, b): found by its coordinates, whatever skfem's numbering
+        at = {tuple(x): i for i, x in enumerate(np.round(fine.p.T, 12).tolist())}
+
+        def middle(a, b):
+            return np.array([at[tuple(x)] for x in np.round((mesh.p[:, a] + mesh.p[:, b]).T / 2, 12).tolist()])
+
+        facet_of = {f: i for i, f in enumerate(map(tuple, np.sort(fine.facets.T, axis=1).tolist()))}
+        new = {}
+        for n, facets in surfaces.items():
+            v0, v1, v2 = mesh.facets[:, facets]
+            m01, m02, m12 = middle(v0, v1), middle(v0, v2), middle(v1, v2)
+            kids = np.stack([np.stack(k, 1) for k in ((v0, m01, m02), (v1, m01, m12), (v2, m02, m12),
+                                                       (m01, m02, m12))]).reshape(-1, 3)
+            new[n] = np.sort([facet_of[tuple(k)] for k in np.sort(kids, axis=1).tolist()])
+        mesh, surfaces = fine, new
+    return Part(mesh, part.material, surfaces, part.name)
+
+
+def refined_parts(study, name: str, factors, mesh_part: Callable | None) -> tuple[Any, str]:
+    """The link's parts at the size ``factors`` (the first 1: the study's own), made one at a time (an iterator),
+    and a note on how: by the study's ``mesh_part`` hook, or by splitting (factors must then be 1, 1/2, 1/4,
+    ...)."""
+    if mesh_part is not None:
+        extra = {"study": study} if "study" in inspect.signature(mesh_part).parameters else {}
+        parts = (study.parts[name] if f == 1.0 else mesh_part(name, float(f), **extra) for f in factors)
+        return parts, "the study's mesh_part(link, size_factor)"
+    times = np.log2(1.0 / np.asarray(factors))
+    if not np.allclose(times, np.round(times)):
+        raise InputError(f"link {name!r}: without a mesh_part(link, size_factor) in the study script the links are "
+                         f"refined by splitting every tet into 8, so the size factors must be 1, 0.5, 0.25, ...; "
+                         f"got {list(factors)}")
+    return (split_part(study.parts[name], int(k)) for k in np.round(times)), "uniform splitting (tet into 8)"
+
+
+def converge(study, factors, mesh_part: Callable | None = None, links=None, tolerance: float = TOLERANCE,
+             progress: bool = True) -> ConvergenceReport:
+    """Each link of ``links`` (default every FE link) of ``study`` solved on its meshes at the size ``factors``
+    (first 1.0, decreasing), its peak analysed: see the module docstring. Progress (counts, elapsed and estimated
+    time left, by nodes solved) on stderr unless ``progress`` is False."""
+    factors = tuple(float(f) for f in factors)
+    if len(factors) < 3 or factors[0] != 1.0 or any(b >= a for a, b in zip(factors, factors[1:])) or factors[-1] <= 0:
+        raise InputError(f"size factors must start at 1 and decrease, at least three of them, got {list(factors)}")
+    if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 1):
+        raise InputError(f"tolerance must be a fraction between 0 and 1 (0.03: 3%), got {tolerance!r}")
+    names = list(study.parts) if links is None else list(links)
+    unknown = sorted(set(names) - set(study.parts))
+    if unknown:
+        raise InputError(f"links {unknown} have no part; the study's FE links are {list(study.parts)}")
+    if mesh_part is not None and "size_factor" not in inspect.signature(mesh_part).parameters:
+        raise InputError("the study's mesh_part must take (link, size_factor)")
+    # work estimate for the time left: a solve costs about its node count, ~ size_factor^-3 x the study's
+    work = {(n, f): len(study.parts[n].points) * f ** -3 for n in names for f in factors}
+    total, done, t0, count = sum(work.values()), 0.0, time.perf_counter(), 0
+    out, notes, failed = {}, {}, {}
+    for name in names:
+        parts, notes[name] = refined_parts(study, name, factors, mesh_part)
+        levels = []
+        for f in factors:
+            try:  # a finer mesh that cannot be made or read loses its link, not the others
+                part = next(parts)
+            except InputError as exc:
+                failed[name] = f"size factor {f:.4g}: {exc}"
+                if progress:
+                    print(f"converge: {name} size factor {f:.3g}: mesh failed: {exc}", file=sys.stderr, flush=True)
+                break
+            level = replace(solve_link(replace(study, parts={**study.parts, name: part}), name), size_factor=f)
+            levels.append(level)
+            count += 1
+            done += work[name, f]
+            if progress:
+                elapsed = time.perf_counter() - t0
+                left = elapsed * (total - done) / done
+                print(f"converge: {count}/{len(work)} {name} size factor {f:.3g}: {level.n_nodes:,} nodes, peak "
+                      f"{level.peak_pa * 1e-6:.4g} MPa ({level.seconds:.1f} s); {elapsed:.0f} s elapsed, about "
+                      f"{left:.0f} s left", file=sys.stderr, flush=True)
+        if name in failed:
+            continue
+        h = np.array(factors)
+        peak = richardson(h, [lv.peak_pa for lv in levels])
+        away_values = [lv.peak_away_from_support_pa for lv in levels]
+        away = richardson(h, away_values) if np.all(np.isfinite(away_values)) else None
+        out[name] = LinkConvergence(name=name, levels=tuple(levels), peak=peak, away=away,
+                                    required_safety_factor=study.required_safety_factor, tolerance=tolerance)
+    return ConvergenceReport(study_name=study.name, size_factors=factors, links=out, refinement=notes, failed=failed)
+
+
+def format_report(report: ConvergenceReport) -> str:
+    """The table ``structcheck converge`` prints: per link the peak at each level, the Richardson estimate with
+    its error, the order, the status, the safety-factor band and what to conclude."""
+    fs = report.size_factors
+    head = (f"{'link':<12} " + " ".join(f"{'f=' + format(f, '.3g'):>9}" for f in fs)
+            + f" {'extrap.':>9} {'error':>7} {'order':>5}  {'SF band':>13}  status")
+    lines = [f"peak von Mises [MPa] of each link on meshes with size factor f (per-link model)", head]
+    for n, c in report.links.items():
+        lo, hi = c.safety_factor_band
+        ext = f"{c.peak.extrapolated * 1e-6:9.4g}" if np.isfinite(c.peak.extrapolated) else f"{'-':>9}"
+        order = f"{c.peak.order:5.2f}" if np.isfinite(c.peak.order) else f"{'-':>5}"
+        verdict = ("converged" if c.converged else "NOT converged (" + (
+            f"error above {100 * c.tolerance:g}%" if c.peak.status != "not converging" else c.peak.status) + ")")
+        if c.may_flip:
+            verdict += f"; verdict MAY FLIP (required SF {c.required_safety_factor:g})"
+        lines.append(f"{n:<12} " + " ".join(f"{lv.peak_pa * 1e-6:9.4g}" for lv in c.levels)
+                     + f" {ext} {100 * c.peak.relative_error:6.2f}% {order}  {lo:6.3g}-{hi:<6.3g}  {verdict}")
+        if not c.converged and c.away is not None:
+            lines.append(f"{'':<12} away from the support band: " + " ".join(
+                f"{v * 1e-6:.4g}" for v in c.away.values[::-1]) + f" MPa, {c.away.status}"
+                + (f", extrapolated {c.away.extrapolated * 1e-6:.4g} MPa +- {100 * c.away.relative_error:.2f}%"
+                   if c.away.status == "converging" else ""))
+    lines += [f"{n:<12} mesh failed at {why}" for n, why in report.failed.items()]
+    lines.append("error: Richardson/GCI (safety factor 1.25) when the trend is monotone, else the scatter of the "
+                 "levels; meshes: " + "; ".join(sorted(set(report.refinement.values()))))
+    return "\n".join(lines)

@@ -1,0 +1,185 @@
+"""`structcheck converge`: every link re-meshed finer and re-solved, its peak with a Richardson error estimate.
+
+Physics: the tiny cantilever study (helpers.SMALL_STUDY, clamped at joint1, 100 N at the tip) re-meshed by a
+mesh_part hook. Its peak sits on the clamped root's edge, where the held Poisson contraction makes the stress
+singular: the peak grows with every refinement and is not converged (exit 1), while the peak outside the 10 mm
+support band is beam theory's 6 P (L - x) / h^3 at x = 10 mm. The verdict logic (converged, may flip) is checked on
+closed-form peak sequences phi_0 + c h^2.
+"""
+import json
+
+import numpy as np
+import pytest
+
+from helpers import SMALL_H, SMALL_L, SMALL_STUDY, beam
+from structcheck import converge as cv
+from structcheck.cli import main
+
+MESH_PART = '''
+
+def mesh_part(link, size_factor):
+    """The beam re-meshed with every element size times ``size_factor`` (2 / size_factor elements across)."""
+    global mesh
+    coarse, k = mesh, round(2 / size_factor)
+    mesh = lambda: MeshTet.init_tensor(np.linspace(0, L, 20 * k + 1), np.linspace(-H / 2, H / 2, k + 1),
+                                       np.linspace(-H / 2, H / 2, k + 1))
+    try:
+        return build().parts[link]
+    finally:
+        mesh = coarse
+'''
+
+
+@pytest.fixture(scope="module")
+def clamped(tmp_path_factory):
+    """exit code, printed report and JSON of `structcheck converge` on the tiny cantilever, 2, 3 and 4 elements
+    across (size factors 1, 0.667, 0.5)."""
+    folder = tmp_path_factory.mktemp("converge")
+    script = folder / "tiny_remesh.py"
+    script.write_text(SMALL_STUDY + MESH_PART)
+    out = folder / "converge.json"
+    import contextlib
+    import io
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        code = main(["converge", str(script), "--factors", "1", "0.667", "0.5", "--json", str(out), "--quiet"])
+    return code, text.getvalue(), json.loads(out.read_text())
+
+
+def test_clamped_root_peak_is_not_converged(clamped):
+    code, text, report = clamped
+    assert code == 1
+    assert "not converged: beam" in text
+    beam_ = report["links"]["beam"]
+    peaks = [lv["peak_pa"] for lv in beam_["levels"]]
+    sigma_root = 6 * 100.0 * SMALL_L / SMALL_H ** 3  # beam theory at the root's outer fibres
+    assert all(p > sigma_root for p in peaks)  # the singular edge stands above beam theory ...
+    assert np.all(np.diff(peaks) > 0)  # ... and climbs with every refinement
+    assert not beam_["converged"] and report["ok"] is False
+    assert [lv["n_nodes"] for lv in beam_["levels"]] == sorted(lv["n_nodes"] for lv in beam_["levels"])
+
+
+def test_peak_away_from_the_clamp_is_beam_theory(clamped):
+    _, _, report = clamped
+    band = 0.01  # the study's support_band_m
+    sigma = 6 * 100.0 * (SMALL_L - band) / SMALL_H ** 3
+    away = report["links"]["beam"]["away_from_support"]["values_pa"]
+    # within 2% on every mesh: Saint-Venant's clamp disturbance half a section depth from the root, and P2 error
+    np.testing.assert_allclose(away, sigma, rtol=0.02)
+
+
+def level(f, peak, sf_strength=250e6):
+    return cv.LinkLevel(size_factor=f, n_nodes=int(1000 / f ** 3), peak_pa=peak, time_s=1.0,
+                        location_link_m=(0.0, 0.0, 0.0), safety_factor=sf_strength / peak, averaged_peak_pa=peak,
+                        stress_discontinuity=0.0, peak_away_from_support_pa=peak, seconds=0.0)
+
+
+@pytest.mark.parametrize("phi0, c, required, converged, flips", [
+    (100e6, 2e6, 1.5, True, False),  # 2% from the limit: converged, SF 2.4 far from 1.5
+    (100e6, 2e6, 2.49, True, True),  # SF 2.478 at the finest, its band 2.451-2.506 straddles 2.49
+    (100e6, 40e6, 1.5, False, False),  # converging, but its error is far above 3%
+])
+def test_verdict_logic_on_closed_form_peaks(monkeypatch, tmp_path, phi0, c, required, converged, flips):
+    """Peaks phi_0 + c f^2 (f the size factor) fed through the command line in place of the FE solve."""
+    factors = cv.level_factors(3)  # the default: 1, 0.8, 0.667
+    peaks = {f: phi0 + c * f ** 2 for f in factors}
+    script = tmp_path / "tiny.py"
+    script.write_text(SMALL_STUDY.replace("required_safety_factor=1.5", f"required_safety_factor={required}"))
+    monkeypatch.setattr(cv, "solve_link", lambda study, name: level(1.0, peaks[_factor_of(study)]))
+    monkeypatch.setattr(cv, "refined_parts", lambda study, name, fs, hook: (
+        (_tagged(study.parts[name], f) for f in fs), "closed form"))
+    code = main(["converge", str(script), "--quiet", "--json", str(tmp_path / "r.json")])
+    report = json.loads((tmp_path / "r.json").read_text())["links"]["beam"]
+    assert report["converged"] is converged and report["may_flip"] is flips
+    assert code == (0 if converged and not flips else 1)
+    if converged:  # Richardson recovers phi_0 from an exact power law
+        assert report["peak"]["extrapolated_pa"] == pytest.approx(phi0, rel=1e-9)
+
+
+@pytest.mark.parametrize("peaks, converged", [
+    ((100e6, 101e6, 100.5e6, 101.5e6), True),  # oscillating within 1.5% of the finest: its scatter is the error
+    ((100e6, 104e6, 100.5e6, 101.5e6), True),  # the farthest level 2.5% from the finest: within 3%
+    ((97e6, 105e6, 100.5e6, 101.5e6), False),  # the first level 4.4% below the finest
+])
+def test_without_a_monotone_trend_the_scatter_decides(peaks, converged):
+    factors = cv.level_factors(4)
+    levels = tuple(level(f, p) for f, p in zip(factors, peaks))
+    c = cv.LinkConvergence("beam", levels, cv.richardson(factors, peaks), None, 1.5, cv.TOLERANCE)
+    assert c.peak.status == "no monotone trend"
+    assert c.peak.scatter == pytest.approx(max(abs(p - peaks[-1]) for p in peaks) / peaks[-1])
+    assert c.converged is converged
+
+
+class _Tagged:
+    """A part carrying its size factor, for the closed-form test."""
+
+    def __init__(self, part, f):
+        self.part, self.f = part, f
+
+    def __getattr__(self, key):
+        return getattr(self.part, key)
+
+
+def _tagged(part, f):
+    return _Tagged(part, f)
+
+
+def _factor_of(study):
+    return next(p.f for p in study.parts.values() if isinstance(p, _Tagged))
+
+
+def test_split_part_keeps_volume_and_surfaces():
+    part = beam(0.1, 0.02, 0.01, 5, n_side=2, ends=("root", "tip"), distort=0.0)
+    fine = cv.split_part(part, 2)
+    assert len(fine.cells) == 64 * len(part.cells)
+    assert fine.mass_properties().mass == pytest.approx(part.mass_properties().mass, rel=1e-12)
+    for name in ("root", "tip"):
+        assert len(fine.surface_facets(name)) == 16 * len(part.surface_facets(name))
+        x = fine.points[fine.surface_nodes(name)][:, 0]
+        np.testing.assert_allclose(x, 0.0 if name == "root" else 0.1, atol=1e-15)
+        # the surface's area: 0.02 x 0.01 (resultant of a unit pressure)
+        f = fine.pressure_load(name, 1.0)
+        assert np.linalg.norm(fine.resultant(f)[:3]) == pytest.approx(0.02 * 0.01, rel=1e-12)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--levels", "2"], "levels must be a whole number of at least 3"),
+    (["--factors", "1", "0.5", "0.6"], "size factors must start at 1 and decrease"),
+    (["--link", "nope"], "links ['nope'] have no part"),
+    (["--factors", "1", "0.8", "0.667"], "the size factors must be 1, 0.5, 0.25"),  # no hook: splitting
+])
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, words):
+    script = tmp_path / "tiny.py"
+    script.write_text(SMALL_STUDY)
+    assert main(["converge", str(script), "--quiet", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1
+
+
+def test_curved_part_without_hook_is_bad_input():
+    from skfem import MeshTet
+
+    from structcheck.errors import InputError
+    from structcheck.fe.part import Part, _curved_mesh
+
+    straight = beam(0.1, 0.02, 0.02, 4, n_side=1)
+    curved = Part(_curved_mesh(MeshTet(straight.mesh.p, straight.mesh.t), straight.points[straight.cells[:, 4:]]),
+                  straight.material)
+    with pytest.raises(InputError, match="curved"):
+        cv.split_part(curved)
+
+
+def test_a_mesh_that_fails_at_one_level_exits_2_naming_link_and_level(tmp_path, capsys):
+    script = tmp_path / "tiny_failing.py"
+    script.write_text(SMALL_STUDY + MESH_PART.replace('    """The beam re-meshed', '''    if size_factor < 0.6:
+        raise InputError("gmsh left an inverted element")
+    """The beam re-meshed''') + "\nfrom structcheck.errors import InputError\n")
+    out = tmp_path / "r.json"
+    assert main(["converge", str(script), "--factors", "1", "0.667", "0.5", "--quiet", "--json", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == ("structcheck: error: link 'beam': its mesh at size factor 0.5: gmsh left an "
+                                    "inverted element")
+    report = json.loads(out.read_text())
+    assert report["failed"] == {"beam": "size factor 0.5: gmsh left an inverted element"} and not report["ok"]
+    assert "beam         mesh failed at size factor 0.5" in captured.out
