@@ -248,7 +248,7 @@ def part_mesh(name: str, size_factor: float, wall_mm: float = DEFAULT_WALL_MM,
 
     tag = f"wall{check_wall(wall_mm):g}mm-sf{size_factor:.4g}" + (
         f"-fillet{fillet_elements:g}" if fillet_elements is not None else "")
-    folder = Path.home() / ".cache" / "structcheck" / f"paper004-{tag}-{mesh_cache_key()}"
+    folder = cache_dir() / f"paper004-{tag}-{mesh_cache_key()}"
     path = folder / f"{name}.msh"
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)
@@ -256,6 +256,7 @@ def part_mesh(name: str, size_factor: float, wall_mm: float = DEFAULT_WALL_MM,
             build_meshes(Path(tmp), wall_mm, size_factor, verbose=False, fillet_elements=fillet_elements,
                          parts=[name])
             (Path(tmp) / f"{name}.msh").replace(path)
+        announce(path, f"the {name} mesh at size factor {size_factor:.4g}")
     return path
 
 
@@ -281,7 +282,7 @@ def mesh_folder(wall_mm: float = DEFAULT_WALL_MM) -> Path:
     wall_mm = check_wall(wall_mm)
     if wall_mm == DEFAULT_WALL_MM:
         return SHIPPED
-    folder = Path.home() / ".cache" / "structcheck" / f"paper004-wall{wall_mm:g}mm-{mesh_cache_key()}"
+    folder = cache_dir() / f"paper004-wall{wall_mm:g}mm-{mesh_cache_key()}"
     if not all((folder / f"{n}.msh").is_file() for n in PARTS):
         import shutil
         import tempfile
@@ -297,12 +298,14 @@ def mesh_folder(wall_mm: float = DEFAULT_WALL_MM) -> Path:
                     return folder
                 shutil.rmtree(folder)
             tmp.replace(folder)
+            announce(folder, f"meshes for a {wall_mm:g} mm wall")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return folder
 
 
 # `on_plane` is used by the part functions above
+from structcheck.cache import announce, cache_dir  # noqa: E402
 from structcheck.geometry import on_plane  # noqa: E402
 
 if __name__ == "__main__":

@@ -182,3 +182,14 @@ def test_fillet_elements_tie_the_fillet_size_to_its_radius(n, size_factor):
 def test_bad_fillet_elements_is_bad_input(tmp_path, n):
     with pytest.raises(InputError, match="fillet_elements must be a positive number"):
         meshes.build_meshes(tmp_path, fillet_elements=n)
+
+
+def test_a_generated_mesh_is_announced_where_it_is_cached(tmp_path, monkeypatch, capsys):
+    """A mesh made for another size goes to the mesh cache ($STRUCTCHECK_CACHE here), said once on stderr with the
+    way to clear it; the second request reuses it silently."""
+    monkeypatch.setenv("STRUCTCHECK_CACHE", str(tmp_path))
+    path = meshes.part_mesh("wrist_roll", 3.0)
+    err = capsys.readouterr().err
+    assert path.is_file() and path.is_relative_to(tmp_path)
+    assert f"written to the mesh cache {path}" in err and "structcheck cache --clear" in err
+    assert meshes.part_mesh("wrist_roll", 3.0) == path and capsys.readouterr().err == ""
