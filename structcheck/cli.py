@@ -49,19 +49,23 @@ def _with(params: dict) -> str:
     return " with " + ", ".join(f"{k}={v!r}" for k, v in params.items()) if params else ""
 
 
-def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False, with_module: bool = False):
+def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False, with_module: bool = False,
+                quick: bool = False):
     """Import the study script ``path`` and return its ``study`` (or ``build(**params)``); with ``with_module``,
-    (script module, study).
+    (script module, study); with ``quick``, its quick look (:func:`structcheck.quick.quick_study`).
 
     The script is the user's own Python: any exception it raises while being imported or built (a bad parameter
     value, a missing file, a bug in the script) becomes an InputError naming the script, the parameters and the
     exception, so the command line can report it in one line. ``debug`` lets the original exception through.
     """
-    from .study import load_script
+    from .quick import quick_study
+    from .study import import_script, script_study
 
     params = dict(params or {})
     try:
-        module, study = load_script(path, **params)
+        module = import_script(path)
+        study = (quick_study(module, lambda: script_study(module, path, params)) if quick else
+                 script_study(module, path, params))
         return (module, study) if with_module else study
     except (Exception, SystemExit) as exc:  # SystemExit: a script that parses sys.argv or exits at import
         if debug:
@@ -76,14 +80,18 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
         raise InputError(f"building {path}{_with(params)} failed: {detail}") from exc
 
 
-def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf") -> int:
-    """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail."""
+def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quick: bool = False) -> int:
+    """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail. ``quick``:
+    the study is a quick look (summary.json says so, and a line after the table)."""
     from .notes import console_lines
+    from .quick import QUICK_NOTE
     from .results import format_table
     from .study import run
 
-    result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format)
+    result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format, quick=quick)
     print(format_table(result.summary))
+    if quick:
+        print(QUICK_NOTE)
     for line in console_lines(result.notes or result.summary.get("warnings", []), str(Path(out) / "summary.json")):
         print(line)
     robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
@@ -93,9 +101,9 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf") -> i
 
 
 def _cmd_run(args) -> int:
-    study = build_study(args.study, _params(args.set), debug=args.traceback)
+    study = build_study(args.study, _params(args.set), debug=args.traceback, quick=args.quick)
     out = Path(args.out) if args.out else Path("results") / study.name
-    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format)
+    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format, quick=args.quick)
 
 
 def _cmd_sweep(args) -> int:
@@ -158,7 +166,7 @@ def _positive_int(text: str) -> int:
 def _cmd_compare(args) -> int:
     from .results.compare import compare, format_comparison
 
-    cmp = compare(args.baseline, args.candidate, args.tolerance)
+    cmp = compare(args.baseline, args.candidate, args.tolerance, allow_quick=args.allow_quick)
     print(format_comparison(cmp))
     return EXIT_OK if cmp.ok else EXIT_FAIL
 
@@ -166,9 +174,9 @@ def _cmd_compare(args) -> int:
 def _cmd_verify(args) -> int:
     import time
 
-    from .verify import format_table, run_cases
-
     from tqdm.auto import tqdm
+
+    from .verify import format_table, run_cases
 
     t0 = time.perf_counter()
     with tqdm(desc="verification cases", unit="case", disable=args.quiet) as bar:
@@ -235,6 +243,8 @@ def _run_options() -> argparse.ArgumentParser:
                         help="ParaView files: one VTKHDF time series per link (default; ParaView 5.12+) or .pvd/.vtu "
                              "frames for older readers")
     common.add_argument("--quiet", action="store_true", help="no progress bars")
+    common.add_argument("--quick", action="store_true",
+                        help="a quick look: meshes 2x coarser (from the study's generator), at most 26 frames")
     return common
 
 
@@ -304,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("candidate")
     c.add_argument("--tolerance", type=float, default=1.0, metavar="PCT",
                    help="allowed worsening of any metric, percent of the baseline (default 1)")
+    c.add_argument("--allow-quick", action="store_true",
+                   help="compare a quick look (--quick, coarse meshes) with a full run all the same")
     c.set_defaults(func=_cmd_compare)
     v = sub.add_parser("verify", parents=[common], help="run the verification manual (closed forms and benchmarks)")
     v.add_argument("--json", metavar="FILE", help="also write the table as JSON")
@@ -419,25 +431,31 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     except SystemExit as exc:  # argparse already printed the usage error
         return EXIT_INPUT if exc.code else EXIT_OK
 
-    def go() -> int:
+    def make() -> Any:
         if build is None:
-            study = study_or_build
-        else:
-            from .study import build_params
+            return study_or_build
+        from .study import build_params
 
-            params = build_params(build, {k: getattr(args, k) for k in defaults}, script)
-            if default is not None and params == defaults:
-                study = default
-            else:
-                try:
-                    study = build(**params)
-                except Exception as exc:
-                    if args.traceback:
-                        raise
-                    detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
-                    raise InputError(f"building {script}{_with(params)} failed: {detail}") from exc
+        params = build_params(build, {k: getattr(args, k) for k in defaults}, script)
+        if default is not None and params == defaults and not args.quick:
+            return default
+        try:
+            return build(**params)
+        except Exception as exc:
+            if args.traceback:
+                raise
+            detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+            raise InputError(f"building {script}{_with(params)} failed: {detail}") from exc
+
+    def go() -> int:
+        from types import SimpleNamespace
+
+        from .quick import quick_study
+
+        study = quick_study(SimpleNamespace(mesh_part=where.get("mesh_part")), make) if args.quick else make()
         out = Path(args.out) if args.out else Path("results") / study.name
-        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format)
+        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
+                       quick=args.quick)
 
     return _guarded(go, args.traceback, prog)
 

@@ -226,7 +226,14 @@ def load_study(path: str | Path, **params) -> Study:
 
 def load_script(path: str | Path, **params) -> tuple[Any, Study]:
     """:func:`load_study`, also returning the imported script module (for its optional hooks, such as
-    ``mesh_part`` for ``structcheck converge``)."""
+    ``mesh_part`` for ``structcheck converge`` and ``--quick``)."""
+    module = import_script(path)
+    return module, script_study(module, path, params)
+
+
+def import_script(path: str | Path):
+    """Import the study script ``path`` (the user's own trusted Python) and return its module; InputError naming
+    the file when it is missing, not a .py file or fails to import."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"study script {str(path)!r} does not exist; {STUDY_SCRIPT}")
@@ -246,6 +253,13 @@ def load_script(path: str | Path, **params) -> tuple[Any, Study]:
         raise InputError(f"study script {str(path)!r} failed to import: {type(exc).__name__}: {exc}") from exc
     finally:
         sys.path.remove(str(path.parent))
+    return module
+
+
+def script_study(module, path: str | Path, params: Mapping[str, Any]) -> Study:
+    """The study of an imported script ``module``: its ``study``, or ``build(**params)`` (checked by
+    :func:`build_params`) when ``params`` are given."""
+    path = Path(path)
     if params:
         build = getattr(module, "build", None)
         if not callable(build):
@@ -263,7 +277,7 @@ def load_script(path: str | Path, **params) -> tuple[Any, Study]:
         raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level"
                          if study is None and not params else
                          f"study script {str(path)!r}: {got} {type(study).__name__}, not a Study; {STUDY_SCRIPT}")
-    return module, study
+    return study
 
 
 # a build() parameter's unit from the end of its name (wall_mm -> mm), for the messages of build_params
@@ -568,17 +582,19 @@ def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
 
 
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
-        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf") -> RunResult:
+        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf", quick: bool = False) -> RunResult:
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult. ``vtk_format``:
-    'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames). Large arrays reuse the heap's freed
-    memory meanwhile (:func:`structcheck.pool.heap_reuse`)."""
+    'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames); ``quick``: the study is a quick look
+    (:mod:`structcheck.quick`), said in summary.json. Large arrays reuse the heap's freed memory meanwhile
+    (:func:`structcheck.pool.heap_reuse`)."""
     from .pool import heap_reuse
 
     with heap_reuse():
-        return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format)
+        return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format,
+                    quick=quick)
 
 
-def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunResult:
+def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
     if progress:  # the header: which sparse solver and element geometry this run's numbers come from
@@ -638,7 +654,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format) -> RunRe
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     failed = failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, failed, warnings,
-                          {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty)
+                          {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick)
     summary = flexibility_summary(summary, study, arm, None if arm is None else
                                   {n: link_model_peak(s) for n, s in link_model.items()},
                                   {n: s.quasi_static_max_von_mises_pa for n, s in link_model.items()},

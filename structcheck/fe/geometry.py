@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextvars
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -21,18 +22,33 @@ import numpy as np
 from ..errors import InputError, require_number
 
 
-_SIZE_SCALE = contextvars.ContextVar("structcheck_mesh_size_scale", default=1.0)
+@dataclass
+class Coarsening:
+    """The element-size ``factor`` of a :func:`coarser_meshes` block and how many parts were built in it."""
+
+    factor: float
+    parts_built: int = 0
+
+
+_COARSENING = contextvars.ContextVar("structcheck_coarsening", default=None)
 
 
 @contextmanager
 def coarser_meshes(factor: float):
     """Within the block every :class:`PartBuilder` meshes with all its element sizes times ``factor`` (> 1:
-    coarser): ``structcheck run --quick`` builds a study this way."""
-    token = _SIZE_SCALE.set(require_number("mesh size factor", factor, above=0))
+    coarser); yields a :class:`Coarsening` counting the parts built. ``structcheck run --quick`` builds a study
+    this way. A script that caches its meshes should key them on :func:`mesh_size_scale`."""
+    token = _COARSENING.set(Coarsening(require_number("mesh size factor", factor, above=0)))
     try:
-        yield
+        yield _COARSENING.get()
     finally:
-        _SIZE_SCALE.reset(token)
+        _COARSENING.reset(token)
+
+
+def mesh_size_scale() -> float:
+    """The element-size factor in force (1 outside :func:`coarser_meshes`)."""
+    c = _COARSENING.get()
+    return 1.0 if c is None else c.factor
 
 
 class PartBuilder:
@@ -48,7 +64,10 @@ class PartBuilder:
         if order not in (1, 2):
             raise InputError(f"part {name!r}: mesh order must be 1 or 2, got {order!r}")
         self.order = int(order)
-        scale = _SIZE_SCALE.get()  # a quick look coarsens every part a study builds (:func:`coarser_meshes`)
+        coarsening = _COARSENING.get()  # a quick look coarsens every part a study builds (:func:`coarser_meshes`)
+        scale = 1.0 if coarsening is None else coarsening.factor
+        if coarsening is not None:
+            coarsening.parts_built += 1
         self.local_size_factor = require_number(f"part {name!r}: local_size_factor", local_size_factor,
                                                 above=0) * scale
         #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD

@@ -23,6 +23,7 @@ lowest mode with the stiffest part of the model, as an earlier version did, refu
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg as sla
 
 from ..errors import InputError
 from ..spatial import skew
@@ -104,12 +105,22 @@ def check_held(model, what: str = "") -> None:
 
 
 def check_resolvable(model, w2_lowest: float, what: str = "") -> None:
-    """After :func:`check_held`: InputError when the arm's lowest omega^2 [rad^2/s^2] is below the float64
-    resolution of the assembled eigenproblem (first mode under ``FREQUENCY_FLOOR_HZ``), naming the soft joints."""
-    if w2_lowest >= (2 * np.pi * FREQUENCY_FLOOR_HZ) ** 2:
+    """After :func:`check_held`: InputError when the arm's first mode is below ``FREQUENCY_FLOOR_HZ``, too soft to
+    integrate, naming the soft joints. ``w2_lowest`` [rad^2/s^2] is the lowest omega^2 of the eigen solve of
+    (K, M), whose round-off is about eps omega_max^2 (1e-4 to 1 on real arms): above 1 it is trusted as it is;
+    below, the lowest omega^2 is found again as 1 / the largest eigenvalue of (M, K), which a Cholesky factor of K
+    resolves to its relative precision (and a K that is not positive definite is no structure to integrate)."""
+    if w2_lowest > 1.0:
+        return
+    try:
+        mu = sla.eigh(model.M, model.K, eigvals_only=True, subset_by_index=[len(model.K) - 1] * 2)[0]
+        w2 = 1.0 / mu if mu > 0 else 0.0
+    except np.linalg.LinAlgError:
+        w2 = 0.0
+    if w2 >= (2 * np.pi * FREQUENCY_FLOOR_HZ) ** 2:
         return
     check_held(model, what)
     soft = _joints(model, [i for i, k in model.springs if k > 0])
     raise InputError(f"the assembled arm{what} has its first mode below {FREQUENCY_FLOOR_HZ:g} Hz (omega^2 = "
-                     f"{w2_lowest:.3g}), too soft to integrate; the joint springs {soft or 'none'} are that soft: give "
+                     f"{w2:.3g}), too soft to integrate; the joint springs {soft or 'none'} are that soft: give "
                      f"joint_stiffness its catalogue value (N m/rad), or set flexibility='link'")

@@ -70,10 +70,17 @@ def _delta(link, key, label, scale, unit, worse, b, c, tol) -> Delta:
     return Delta(link, key, label, b, c, change, regressed, unit, scale)
 
 
-def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0) -> Comparison:
-    """Compare the ``summary.json`` of two results folders. Raises InputError on bad input."""
+def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0, allow_quick: bool = False) -> Comparison:
+    """Compare the ``summary.json`` of two results folders. Raises InputError on bad input, and when one is a
+    quick look (coarse meshes, ``structcheck run --quick``) and the other is not, unless ``allow_quick``: their
+    differences would be the meshes', not the design's."""
     require_number("--tolerance", tolerance_pct, "percent of the baseline", at_least=0)
     sb, sc = read_summary(baseline), read_summary(candidate)
+    quick = {bool(sb.get("quick")), bool(sc.get("quick"))}
+    if len(quick) == 2 and not allow_quick:
+        which = baseline if sb.get("quick") else candidate
+        raise InputError(f"{which!r} is a quick look (meshes 2x coarser) and the other a full run: their peaks differ "
+                         f"by the meshes, not the design; compare runs of one kind, or pass --allow-quick")
     missing = sorted(set(sb["links"]) ^ set(sc["links"]))
     if missing:
         raise InputError(f"the two results have different links: {missing} appear in only one of "

@@ -32,14 +32,16 @@ def plain(x):
 
 
 def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, failures: list[str], warnings: list,
-                timings: dict[str, float], t: np.ndarray, n_output_frames: int, duty=None) -> dict[str, Any]:
+                timings: dict[str, float], t: np.ndarray, n_output_frames: int, duty=None,
+                quick: bool = False) -> dict[str, Any]:
     """The summary of a run of ``study`` (a ``study.Study``): ``chain`` its ClosedChain (with the inertials
     used), ``rigid`` the rigid-body stage (``rigid.stage.RigidBody``) on the analysis grid ``t`` (n_t,) [s],
     ``links`` name -> LinkResult, ``tool`` the ``checks.ToolPointChecks`` (None without a tool point), the
     checks the design fails ``failures`` (:func:`structcheck.checks.failures`; none: it passes), the run's
     ``warnings`` (``structcheck.notes.Note`` or str; written whole) and ``timings`` [s]; ``duty`` the study's
     ``fatigue.duty.Duty``
-    (None: no fatigue; else a ``fatigue`` entry with the duty, method and the shortest life of the robot)."""
+    (None: no fatigue; else a ``fatigue`` entry with the duty, method and the shortest life of the robot); ``quick``
+    a quick look (coarse meshes: :mod:`structcheck.quick`)."""
     vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
     tool_norm = np.linalg.norm(tool.deflection, axis=1) if tool is not None else None
     eq_vals = [L.equilibrium_rel_error for L in links.values() if np.isfinite(L.equilibrium_rel_error)]
@@ -48,6 +50,7 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], tool, failures: l
         "description": study.description,
         "parameters": dict(study.parameters),
         "passed": not failures,
+        "quick": bool(quick),
         "failures": list(failures),
         "required_safety_factor": study.required_safety_factor,
         "deflection_limit_m": study.deflection_limit_m,

@@ -1,0 +1,46 @@
+"""A quick look at a study: the same robot, motion and loads on meshes twice as coarse, in a fraction of the time
+(``structcheck run STUDY --quick``, ``python STUDY.py --quick``).
+
+The coarser meshes come from the study's own generator: the script's ``mesh_part(link, size_factor, study)``
+(as the paper-004 study has, for ``structcheck converge`` too), else every part its ``build()`` makes with
+``structcheck.geometry.PartBuilder``, meshed with all element sizes times ``QUICK_SIZE_FACTOR``. A study whose meshes
+come from files alone cannot be coarsened and is refused. At most ``QUICK_FRAMES`` output frames are written (the
+peaks still come from every analysis sample). summary.json says ``"quick": true``, and ``structcheck compare``
+refuses to set a quick run against a full one unless asked (``--allow-quick``): their differences are the meshes'.
+
+How far a quick look is from the full run was measured on the headline study by ``python
+benchmarks/bench_quick.py`` (``QUICK_ACCURACY``)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .errors import InputError
+from .fe.geometry import coarser_meshes
+
+QUICK_SIZE_FACTOR = 2.0  # element sizes times this: about 1/8 of the nodes
+QUICK_FRAMES = 26  # output frames written at most
+# measured by `python benchmarks/bench_quick.py` on studies/loading_unloading_6dof.py (benchmarks/results/bench_quick.json)
+QUICK_ACCURACY = ("on the headline study a quick look's peak von Mises per link was within 16% of the full run's "
+                  "(`python benchmarks/bench_quick.py`)")
+QUICK_NOTE = (f"quick look: meshes {QUICK_SIZE_FACTOR:g}x coarser than the study's; {QUICK_ACCURACY}; run without "
+              f"--quick for a verdict to rely on")
+
+
+def quick_study(module, build_study):
+    """The quick study of an imported study script ``module`` whose full study ``build_study()`` returns: its
+    parts re-meshed by ``module.mesh_part`` at ``QUICK_SIZE_FACTOR``, else built under :func:`coarser_meshes`;
+    InputError when neither coarsens a part."""
+    hook = getattr(module, "mesh_part", None) if module is not None else None
+    if callable(hook):
+        study = build_study()  # its own meshes (a generator's cache keeps full-size meshes only)
+        parts = {name: hook(name, QUICK_SIZE_FACTOR, study) for name in study.parts}
+    else:
+        with coarser_meshes(QUICK_SIZE_FACTOR) as coarsening:
+            study = build_study()
+        parts = study.parts
+        if study.parts and not coarsening.parts_built:
+            raise InputError(f"study {study.name!r}: --quick needs meshes from a generator, and this study reads its "
+                             f"meshes from files: give the script a mesh_part(link, size_factor, study) function "
+                             f"that meshes a link at a size factor, or build the parts with "
+                             f"structcheck.geometry.PartBuilder in build()")
+    return replace(study, parts=parts, n_frames=min(study.n_frames, QUICK_FRAMES))
