@@ -1,0 +1,77 @@
+"""--quick: a quick look on meshes from the study's own generator, coarser by QUICK_SIZE_FACTOR, said in
+summary.json and kept apart from full runs by compare. The template builds its tubes with PartBuilder; a script
+with mesh_part(link, size_factor, study) re-meshes through it; a study whose meshes come from elsewhere is refused.
+Statics do not depend on the mesh: the template's elbow torque at rest is the same closed form as the full run's
+(tests/study/test_template_study.py), the tubes' volumes being exact on any mesh of their flat faces."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import write_small_study
+
+from structcheck.cli import main
+from structcheck.quick import QUICK_FRAMES, QUICK_SIZE_FACTOR
+from structcheck.results import load
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.xdist_group("quick")  # one worker runs the template twice for all of them
+HOOKED = '''
+from helpers import beam
+from tiny_study import build, study
+
+
+def mesh_part(link, size_factor, study=None):
+    """The beam re-meshed with size_factor times its cells' size."""
+    n = max(2, round(40 / size_factor))
+    return beam(0.4, 0.02, 0.02, n, ends=("joint1", "tip"), n_side=2)
+'''
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("quick")
+    script = Path(shutil.copy(ROOT / "studies" / "two_link_arm.py", tmp / "arm.py"))
+    assert main(["run", str(script), "--out", str(tmp / "full"), "--quiet", "--no-vtk"]) == 0
+    assert main(["run", str(script), "--out", str(tmp / "quick"), "--quiet", "--no-vtk", "--quick"]) == 0
+    return tmp, load(tmp / "full"), load(tmp / "quick")
+
+
+def test_quick_look_is_coarser_and_says_so(runs, capsys):
+    _, full, quick = runs
+    assert quick.summary["quick"] is True and full.summary["quick"] is False
+    ratio = full.summary["analysis"]["total_nodes"] / quick.summary["analysis"]["total_nodes"]
+    assert ratio > QUICK_SIZE_FACTOR ** 1.5  # sizes 2x; the walls' few elements across keep it below 8 (measured 3.7)
+    assert quick.summary["analysis"]["n_output_frames"] <= QUICK_FRAMES
+    # statics are mesh-independent: the elbow at rest holds the same torque on both meshes
+    assert quick.joints["tau_elbow"][-1] == pytest.approx(full.joints["tau_elbow"][-1], rel=1e-9)
+    for name, L in full.summary["links"].items():  # a coarse look, not a different answer
+        assert quick.summary["links"][name]["max_von_mises_pa"] == pytest.approx(L["max_von_mises_pa"], rel=0.25)
+
+
+def test_compare_keeps_quick_and_full_apart(runs, capsys):
+    tmp, _, _ = runs
+    assert main(["compare", str(tmp / "full"), str(tmp / "quick")]) == 2
+    err = capsys.readouterr().err
+    assert "is a quick look" in err and "--allow-quick" in err and "\n" not in err.strip()
+    assert main(["compare", str(tmp / "full"), str(tmp / "quick"), "--allow-quick", "--tolerance", "100"]) in (0, 1)
+
+
+def test_a_script_with_mesh_part_is_re_meshed_through_it(tmp_path):
+    write_small_study(tmp_path)
+    (tmp_path / "hooked.py").write_text(HOOKED)
+    assert main(["run", str(tmp_path / "hooked.py"), "--out", str(tmp_path / "q"), "--quiet", "--no-vtk",
+                 "--quick"]) == 0
+    s = json.loads((tmp_path / "q" / "summary.json").read_text())
+    n = round(40 / QUICK_SIZE_FACTOR)
+    assert s["quick"] and s["links"]["beam"]["n_elements"] == 6 * n * 2 * 2  # 20 x 2 x 2 hexahedra, 6 tets each
+
+
+def test_meshes_from_files_cannot_be_coarsened(tmp_path, capsys):
+    script = write_small_study(tmp_path)
+    assert main(["run", str(script), "--out", str(tmp_path / "q"), "--quick"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--quick needs meshes from a generator" in err and "mesh_part" in err and "\n" not in err
+    assert not (tmp_path / "q").exists()
