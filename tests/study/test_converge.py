@@ -21,8 +21,9 @@ def mesh_part(link, size_factor):
     """The beam re-meshed with every element size times ``size_factor`` (2 / size_factor elements across)."""
     global mesh
     coarse, k = mesh, round(2 / size_factor)
-    mesh = lambda: MeshTet.init_tensor(np.linspace(0, L, 20 * k + 1), np.linspace(-H / 2, H / 2, k + 1),
-                                       np.linspace(-H / 2, H / 2, k + 1))
+    mesh = lambda side_m=H: MeshTet.init_tensor(np.linspace(0, L, 20 * k + 1),
+                                                np.linspace(-side_m / 2, side_m / 2, k + 1),
+                                                np.linspace(-side_m / 2, side_m / 2, k + 1))
     try:
         return build().parts[link]
     finally:
