@@ -63,3 +63,22 @@ def pytest_collection_modifyitems(config, items):
     for it in first:
         it.add_marker(pytest.mark.xdist_group("paper004_run"))
     items[:] = first + [it for it in items if it not in first]
+
+
+@pytest.fixture(scope="session")
+def template_run(tmp_path_factory):
+    """studies/two_link_arm.py copied alone into an empty folder and run there by `structcheck run my_arm.py`
+    (no VTK): that folder (the script, results/two_link_arm); shared by the template's tests."""
+    import shutil
+
+    from structcheck.cli import main
+
+    folder = tmp_path_factory.mktemp("template")
+    shutil.copy(Path(__file__).resolve().parents[1] / "studies" / "two_link_arm.py", folder / "my_arm.py")
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        assert main(["run", "my_arm.py", "--quiet", "--no-vtk"]) == 0
+    finally:
+        os.chdir(cwd)
+    return folder

@@ -6,7 +6,6 @@ Statics do not depend on the mesh: the template's elbow torque at rest is the sa
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from structcheck.quick import QUICK_FRAMES, QUICK_SIZE_FACTOR
 from structcheck.results import load
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.xdist_group("quick")  # one worker runs the template twice for all of them
+pytestmark = pytest.mark.xdist_group("template")  # with the template's test: one worker runs the template
 HOOKED = '''
 from helpers import beam
 from tiny_study import build, study
@@ -31,16 +30,16 @@ def mesh_part(link, size_factor, study=None):
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("quick")
-    script = Path(shutil.copy(ROOT / "studies" / "two_link_arm.py", tmp / "arm.py"))
-    assert main(["run", str(script), "--out", str(tmp / "full"), "--quiet", "--no-vtk"]) == 0
-    assert main(["run", str(script), "--out", str(tmp / "quick"), "--quiet", "--no-vtk", "--quick"]) == 0
-    return tmp, load(tmp / "full"), load(tmp / "quick")
+def runs(template_run):
+    """The template's full run (shared) and its quick look."""
+    full = template_run / "results" / "two_link_arm"
+    quick = template_run / "quick"
+    assert main(["run", str(template_run / "my_arm.py"), "--out", str(quick), "--quiet", "--no-vtk", "--quick"]) == 0
+    return template_run, load(full), load(quick), full
 
 
 def test_quick_look_is_coarser_and_says_so(runs, capsys):
-    _, full, quick = runs
+    _, full, quick, _ = runs
     assert quick.summary["quick"] is True and full.summary["quick"] is False
     ratio = full.summary["analysis"]["total_nodes"] / quick.summary["analysis"]["total_nodes"]
     assert ratio > QUICK_SIZE_FACTOR ** 1.5  # sizes 2x; the walls' few elements across keep it below 8 (measured 3.7)
@@ -52,11 +51,11 @@ def test_quick_look_is_coarser_and_says_so(runs, capsys):
 
 
 def test_compare_keeps_quick_and_full_apart(runs, capsys):
-    tmp, _, _ = runs
-    assert main(["compare", str(tmp / "full"), str(tmp / "quick")]) == 2
+    tmp, _, _, full = runs
+    assert main(["compare", str(full), str(tmp / "quick")]) == 2
     err = capsys.readouterr().err
     assert "is a quick look" in err and "--allow-quick" in err and "\n" not in err.strip()
-    assert main(["compare", str(tmp / "full"), str(tmp / "quick"), "--allow-quick", "--tolerance", "100"]) in (0, 1)
+    assert main(["compare", str(full), str(tmp / "quick"), "--allow-quick", "--tolerance", "100"]) in (0, 1)
 
 
 def test_a_script_with_mesh_part_is_re_meshed_through_it(tmp_path):

@@ -8,23 +8,16 @@ the 50 N tool force is on, so the elbow holds, about its axis, the weights of th
 |tau| = cos 15 deg (g (m L/2 + 5 kg L) + 50 N L), L = 0.3 m."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from structcheck.cli import main
 from structcheck.results import load
 
-TEMPLATE = Path(__file__).resolve().parents[2] / "studies" / "two_link_arm.py"
+pytestmark = pytest.mark.xdist_group("template")  # with tests/study/test_quick.py: one worker runs the template
 
 
-def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(tmp_path, monkeypatch):
-    script = Path(shutil.copy(TEMPLATE, tmp_path / "my_arm.py"))
-    monkeypatch.chdir(tmp_path)
-    assert main(["run", str(script), "--quiet", "--no-vtk"]) == 0
-    res = load(tmp_path / "results" / "two_link_arm")
+def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(template_run):
+    res = load(template_run / "results" / "two_link_arm")
     assert res.summary["passed"] is True
     L = 0.3
     m = 2700.0 * (0.040 * 0.030 - 0.034 * 0.024) * L
