@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 import structcheck as sc
-from structcheck.study import PointForce, Study
+from structcheck.study import PointForce, Study, lazy_study
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "meshes"))
@@ -87,9 +87,9 @@ def mesh_part(link: str, size_factor: float, study: Study | None = None) -> sc.P
     return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, wall_mm), material=MATERIAL.get(link, "6061"))
 
 
-study = build()
+__getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once
 
 if __name__ == "__main__":  # --out DIR, --wall-mm MM (build's parameter); exit 0 pass, 1 fail, 2 bad input
     from structcheck.cli import main_for_study
 
-    sys.exit(main_for_study(build, default=study))
+    sys.exit(main_for_study(build))

@@ -75,3 +75,25 @@ def test_study_script_help_epilog_is_the_whole_first_paragraph(capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "build(): The arm with walls of wall_mm [mm], a sentence long enough to go on past its first line." in out
     assert "--wall-mm WALL_MM build() parameter wall_mm (default 3.0, float)" in out
+
+
+@pytest.mark.parametrize("name", ["two_link_arm", "loading_unloading_6dof", "hydraulic_arm", "mg400",
+                                  "pr1300_palletizer"])
+def test_a_shipped_study_builds_nothing_when_imported(name, monkeypatch):
+    """`python STUDY.py --help` imports the script and answers: the study is built on first use only
+    (study.lazy_study), once; the template is built here to show it."""
+    import importlib.util
+    from pathlib import Path
+
+    from structcheck.study import Study
+
+    path = Path(__file__).resolve().parents[2] / "studies" / f"{name}.py"
+    monkeypatch.syspath_prepend(str(path.parent))
+    spec = importlib.util.spec_from_file_location(f"lazy_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert "study" not in vars(module)  # nothing built at import
+    with pytest.raises(AttributeError):
+        module.no_such_name
+    if name == "two_link_arm":
+        assert isinstance(module.study, Study) and module.study is module.study  # built once, on first use
