@@ -38,7 +38,7 @@ def test_the_headline_command_is_the_study_run_the_suite_checks(paper004_run):
     """The first command runs the study script, whose main() runs ``study`` into --out: the run that
     tests/study/test_readme_numbers.py holds the README's numbers against."""
     script = (ROOT / "studies" / "loading_unloading_6dof.py").read_text()
-    assert "main_for_study(build, default=study)" in script
+    assert "main_for_study(build)" in script and "lazy_study(build)" in script
     assert paper004_run.summary["study"] == "loading_unloading_6dof"
 
 
