@@ -65,10 +65,16 @@ def pytest_collection_modifyitems(config, items):
     items[:] = first + [it for it in items if it not in first]
 
 
+# the README's first-study block, as template_run runs it
+TEMPLATE_COMMANDS = [["cp", "studies/two_link_arm.py", "my_arm.py"], ["structcheck", "run", "my_arm.py", "--out",
+                                                                      "results/arm"]]
+
+
 @pytest.fixture(scope="session")
 def template_run(tmp_path_factory):
-    """studies/two_link_arm.py copied alone into an empty folder and run there by `structcheck run my_arm.py`
-    (no VTK): that folder (the script, results/two_link_arm); shared by the template's tests."""
+    """The README's first study: studies/two_link_arm.py copied alone into an empty folder as my_arm.py and run there
+    by `structcheck run my_arm.py --out results/arm` (TEMPLATE_COMMANDS); that folder, shared by the template's,
+    the quick look's and the README's tests."""
     import shutil
 
     from structcheck.cli import main
@@ -78,7 +84,7 @@ def template_run(tmp_path_factory):
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        assert main(["run", "my_arm.py", "--quiet", "--no-vtk"]) == 0
+        assert main(["run", "my_arm.py", "--out", "results/arm", "--quiet"]) == 0
     finally:
         os.chdir(cwd)
     return folder

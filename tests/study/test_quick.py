@@ -32,7 +32,7 @@ def mesh_part(link, size_factor, study=None):
 @pytest.fixture(scope="module")
 def runs(template_run):
     """The template's full run (shared) and its quick look."""
-    full = template_run / "results" / "two_link_arm"
+    full = template_run / "results" / "arm"
     quick = template_run / "quick"
     assert main(["run", str(template_run / "my_arm.py"), "--out", str(quick), "--quiet", "--no-vtk", "--quick"]) == 0
     return template_run, load(full), load(quick), full

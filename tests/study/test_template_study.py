@@ -17,7 +17,7 @@ pytestmark = pytest.mark.xdist_group("template")  # with tests/study/test_quick.
 
 
 def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(template_run):
-    res = load(template_run / "results" / "two_link_arm")
+    res = load(template_run / "results" / "arm")
     assert res.summary["passed"] is True
     L = 0.3
     m = 2700.0 * (0.040 * 0.030 - 0.034 * 0.024) * L
