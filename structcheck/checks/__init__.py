@@ -6,5 +6,5 @@ from .toolchain import ChainLink, ToolPointChecks, arm_lowest_mode, tool_point_c
 from .verdict import arm_basis_warnings, failures, run_warnings
 
 __all__ = ["ChainLink", "DISCONTINUITY_LIMIT", "LinkSolution", "ToolPointChecks", "arm_basis_warnings",
-           "arm_lowest_mode", "discontinuity_warnings", "run_warnings", "tool_point_checks", "tool_point_deflection",
-           "verdict"]
+           "arm_lowest_mode", "discontinuity_warnings", "failures", "run_warnings", "tool_point_checks",
+           "tool_point_deflection"]

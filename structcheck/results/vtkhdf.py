@@ -39,8 +39,8 @@ zeroed bytes; the file stays plain float64 / float32 that any VTK reads.
 frame and envelope are in the ``.vtu`` files written beside the series.
 
 ``robot.vtkhdf`` is a ``MultiBlockDataSet`` whose blocks are HDF5 external links to the link files' ``/VTKHDF``
-groups (as VTK's own writer does with ``UseExternalComposite``), so nothing is stored twice. (Versions before
-0.2 wrote a ``PartitionedDataSetCollection``, which pyvista cannot wrap; :func:`read_vtkhdf` reads both.)
+groups (as VTK's own writer does with ``UseExternalComposite``), so nothing is stored twice. (Earlier
+versions wrote a ``PartitionedDataSetCollection``, which pyvista cannot wrap; :func:`read_vtkhdf` reads both.)
 """
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
     (n_steps, n_points) or (n_steps, n_points, n_components), stored float32 (float64 with ``exact_fields``).
     ``point_quantum`` [m] and ``field_bits`` round points and fields before compression (see the module notes;
     None: no rounding). ``field_data`` maps a name to (n_steps,) values, one per step (VTK's field data of
-    that step). ``index`` is the block index when the file is a block of a ``PartitionedDataSetCollection``
+    that step). ``index`` is the block index when the file is a block of a ``MultiBlockDataSet``
     (see :func:`write_vtkhdf_collection`). Returns the path.
     """
     import h5py
