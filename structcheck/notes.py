@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MAX_CONSOLE = 200  # characters of a console line, "warning: " included
+MAX_CONSOLE = 200  # characters of a console line, PREFIX included
+PREFIX = "warning: "
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,10 @@ def console_lines(notes, where: str = "summary.json") -> list[str]:
     texts: dict = {}
     for k, n in enumerate(notes):
         texts.setdefault(n.subject or k, []).append(n.text)
-    lines = [_fit("warning: " + "; ".join(t)) for t in texts.values()]
+    lines = [_fit(PREFIX + "; ".join(t)) for t in texts.values()]
     advice = list(dict.fromkeys(n.advice for n in notes if n.advice))
     lines += [_fit(f"  -> {a}") for a in advice]
-    if any(n.detail or len(n.text) + 9 > MAX_CONSOLE for n in notes) or any(len(t) > 1 for t in texts.values()):
+    if any(n.detail or len(PREFIX + n.text) > MAX_CONSOLE for n in notes) or any(len(t) > 1 for t in texts.values()):
         lines.append(f"  (the whole warnings: 'warnings' in {where})")
     return lines
 

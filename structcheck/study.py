@@ -221,14 +221,7 @@ def load_study(path: str | Path, **params) -> Study:
 
     The script is the user's own trusted Python: it is imported, not parsed. Errors name the file. ``params`` are
     checked against build()'s signature first (:func:`build_params`)."""
-    return load_script(path, **params)[1]
-
-
-def load_script(path: str | Path, **params) -> tuple[Any, Study]:
-    """:func:`load_study`, also returning the imported script module (for its optional hooks, such as
-    ``mesh_part`` for ``structcheck converge`` and ``--quick``)."""
-    module = import_script(path)
-    return module, script_study(module, path, params)
+    return script_study(import_script(path), path, params)
 
 
 def import_script(path: str | Path):

@@ -78,9 +78,12 @@ def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0, allow_qui
     sb, sc = read_summary(baseline), read_summary(candidate)
     quick = {bool(sb.get("quick")), bool(sc.get("quick"))}
     if len(quick) == 2 and not allow_quick:
+        from ..quick import QUICK_SIZE_FACTOR
+
         which = baseline if sb.get("quick") else candidate
-        raise InputError(f"{which!r} is a quick look (meshes 2x coarser) and the other a full run: their peaks differ "
-                         f"by the meshes, not the design; compare runs of one kind, or pass --allow-quick")
+        raise InputError(f"{which!r} is a quick look (meshes {QUICK_SIZE_FACTOR:g}x coarser) and the other a full run: "
+                         f"their peaks differ by the meshes, not the design; compare runs of one kind, or pass "
+                         f"--allow-quick")
     missing = sorted(set(sb["links"]) ^ set(sc["links"]))
     if missing:
         raise InputError(f"the two results have different links: {missing} appear in only one of "

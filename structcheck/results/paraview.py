@@ -27,14 +27,7 @@ def link_frames(run: RunResult, name: str) -> tuple[np.ndarray, dict[str, np.nda
     point fields of ``FRAME_FIELDS`` (n_frames, n_nodes[, 3]), all in world axes (displacement is stored in
     link axes and rotated here)."""
     link = run.links[name]
-    T = run.T_world_link_frames[:, run.link_names.index(name)]  # (n_frames, 4, 4)
-    R, p = T[:, :3, :3], T[:, :3, 3]
-    R_T = np.swapaxes(R, 1, 2)
-    points = link.points @ R_T + p[:, None, :]
-    fields = {f: np.asarray(link.frame_fields[f]) for f in FRAME_FIELDS if f in link.frame_fields}
-    if "displacement" in fields:
-        fields["displacement"] = fields["displacement"] @ R_T
-    return points, fields
+    return _in_world(link.points, link.frame_fields, run.T_world_link_frames[:, run.link_names.index(name)])
 
 
 def peak_frame(run: RunResult, name: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -44,12 +37,21 @@ def peak_frame(run: RunResult, name: str) -> tuple[np.ndarray, dict[str, np.ndar
     if link.T_world_peak is None or not link.peak_fields:
         points, fields = link_frames(run, name)
         k = int(np.argmin(np.abs(np.asarray(run.frame_times) - link.time_of_max_s)))
-        return points[k], {f: v[k] for f, v in fields.items()}
-    R, p = link.T_world_peak[:3, :3], link.T_world_peak[:3, 3]
-    fields = {f: np.asarray(link.peak_fields[f]) for f in FRAME_FIELDS if f in link.peak_fields}
+    else:
+        points, fields = _in_world(link.points, {f: np.asarray(v)[None] for f, v in link.peak_fields.items()},
+                                   link.T_world_peak[None])
+        k = 0
+    return points[k], {f: v[k] for f, v in fields.items()}
+
+
+def _in_world(points: np.ndarray, link_fields: dict, T: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """``points`` (n_nodes, 3) [m, link frame] and the ``FRAME_FIELDS`` of ``link_fields`` (n, n_nodes[, 3];
+    displacement in link axes) placed by ``T`` (n, 4, 4): points (n, n_nodes, 3) and fields in world axes."""
+    R_T, p = np.swapaxes(T[:, :3, :3], 1, 2), T[:, :3, 3]
+    fields = {f: np.asarray(link_fields[f]) for f in FRAME_FIELDS if f in link_fields}
     if "displacement" in fields:
-        fields["displacement"] = fields["displacement"] @ R.T
-    return link.points @ R.T + p, fields
+        fields["displacement"] = fields["displacement"] @ R_T
+    return points @ R_T + p[:, None, :], fields
 
 
 def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_format: str = "hdf") -> None:
