@@ -45,41 +45,6 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _with(params: dict) -> str:
-    return " with " + ", ".join(f"{k}={v!r}" for k, v in params.items()) if params else ""
-
-
-def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False, with_module: bool = False,
-                quick: bool = False):
-    """Import the study script ``path`` and return its ``study`` (or ``build(**params)``); with ``with_module``,
-    (script module, study); with ``quick``, its quick look (:func:`structcheck.quick.quick_study`).
-
-    The script is the user's own Python: any exception it raises while being imported or built (a bad parameter
-    value, a missing file, a bug in the script) becomes an InputError naming the script, the parameters and the
-    exception, so the command line can report it in one line. ``debug`` lets the original exception through.
-    """
-    from .quick import quick_study
-    from .study import import_script, script_study
-
-    params = dict(params or {})
-    try:
-        module = import_script(path)
-        study = (quick_study(module, lambda: script_study(module, path, params)) if quick else
-                 script_study(module, path, params))
-        return (module, study) if with_module else study
-    except (Exception, SystemExit) as exc:  # SystemExit: a script that parses sys.argv or exits at import
-        if debug:
-            raise
-        if isinstance(exc, InputError) and str(Path(path)) in str(exc):
-            raise  # load_study's own message already names the script
-        if isinstance(exc, SystemExit):
-            detail = (f"it called sys.exit({exc.code!r}); a study script parses its command line only under "
-                      f"`if __name__ == \"__main__\":`")
-        else:
-            detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
-        raise InputError(f"building {path}{_with(params)} failed: {detail}") from exc
-
-
 def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quick: bool = False) -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail. ``quick``:
     the study is a quick look (summary.json says so, and a line after the table)."""
@@ -100,8 +65,22 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
     return EXIT_OK if result.summary["passed"] else EXIT_FAIL
 
 
+def _asked(study, args):
+    """``study`` with what the run options ask of it: ``--link-model`` the per-link model beside the arm model."""
+    from dataclasses import replace
+
+    return replace(study, compare_link_model=True) if args.link_model else study
+
+
+def build_study(path, params=None, **options):
+    """:func:`structcheck.script.build_study` (imported when a command needs it: ``--help`` stays fast)."""
+    from .script import build_study as build
+
+    return build(path, params, **options)
+
+
 def _cmd_run(args) -> int:
-    study = build_study(args.study, _params(args.set), debug=args.traceback, quick=args.quick)
+    study = _asked(build_study(args.study, _params(args.set), debug=args.traceback, quick=args.quick), args)
     out = Path(args.out) if args.out else Path("results") / study.name
     return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format, quick=args.quick)
 
@@ -245,6 +224,9 @@ def _run_options() -> argparse.ArgumentParser:
     common.add_argument("--quiet", action="store_true", help="no progress bars")
     common.add_argument("--quick", action="store_true",
                         help="a quick look: meshes 2x coarser (from the study's generator), at most 26 frames")
+    common.add_argument("--link-model", action="store_true",
+                        help="also run the per-link model beside the arm model and add its peaks and first "
+                             "frequencies to summary.json (for comparison; costs its time)")
     return common
 
 
@@ -434,7 +416,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     def make() -> Any:
         if build is None:
             return study_or_build
-        from .study import build_params
+        from .script import build_params, with_params
 
         params = build_params(build, {k: getattr(args, k) for k in defaults}, script)
         if default is not None and params == defaults and not args.quick:
@@ -445,14 +427,15 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
             if args.traceback:
                 raise
             detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
-            raise InputError(f"building {script}{_with(params)} failed: {detail}") from exc
+            raise InputError(f"building {script}{with_params(params)} failed: {detail}") from exc
 
     def go() -> int:
         from types import SimpleNamespace
 
         from .quick import quick_study
 
-        study = quick_study(SimpleNamespace(mesh_part=where.get("mesh_part")), make) if args.quick else make()
+        study = _asked(quick_study(SimpleNamespace(mesh_part=where.get("mesh_part")), make) if args.quick else make(),
+                       args)
         out = Path(args.out) if args.out else Path("results") / study.name
         return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
                        quick=args.quick)

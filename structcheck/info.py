@@ -83,7 +83,7 @@ def arm_info(study, n: int = 6, progress: bool = False) -> ArmInfo | None:
     if not study.parts:
         return None  # no structure: rigid-body dynamics only
     try:
-        check_arm_inputs(study, chain)
+        check_arm_inputs(chain, study.parts, study.joint_stiffness)
     except InputError:
         return None
     attached = payload_masses(tree, study.payloads, study.parts)

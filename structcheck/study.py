@@ -1,23 +1,20 @@
 """A study: robot + motion + loads + FE settings -> verdict. This module only wires the stages together.
 
-    robot ──> motion ──> inverse dynamics ──> link loads ──> transient FE per link ──> checks ──> verdict ──> results
+    robot ──> motion ──> inverse dynamics ──> link loads ──> structural model ──> checks ──> verdict ──> results
 
 Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
 time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
--> :func:`link_bases` (``fe.response.LinkBasis``) -> :func:`refine` (samples where the links ring) ->
-:func:`link_solution` per link (``checks.LinkSolution``) -> :func:`output_frames` -> ``checks`` (link results, tool
-point, verdict, warnings) -> ``results`` (summary, files).
+-> ``structural.link_bases`` (``fe.response.LinkBasis``: each link's modes) -> :func:`refine` (samples where the
+links ring) -> the structural model the study names (:mod:`structcheck.structural`: per-link or arm, chosen once;
+``structural.StructuralResult``) -> :func:`output_frames` -> ``checks`` (link results, verdict, warnings) ->
+``results`` (summary, files). Study scripts are imported by :mod:`structcheck.script`.
 
 A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
 only under ``if __name__ == "__main__":``.
 """
 from __future__ import annotations
 
-import importlib.util
-import inspect
 import sys
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -25,17 +22,18 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
-from .checks import LinkSolution, arm_basis_warnings, failures, run_warnings, tool_point_checks
+from .checks import LinkSolution, failures, run_warnings
 from .errors import InputError, is_number, named_input, require_array, require_number
 from .notes import Note
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
-from .flex.stage import arm_stage, check_arm_inputs
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import flexibility_summary, merge_summary, run_summary
+from .progress import Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
+from .structural import link_bases, structural_model
 
 
 @dataclass(frozen=True)
@@ -107,8 +105,10 @@ class Study:
     ``flexibility``: ``"arm"`` (default: the links as superelements assembled along the chain and a closed chain's
     cut joints, integrated along the motion or solved quasi-statically: payload swinging on the flexible chain,
     total deformation relative to the ground; links without a Part are rigid; in a closed chain only the actuated
-    joints hold load along their axes; the per-link model runs too, for comparison: :mod:`structcheck.flex.stage`)
-    or ``"link"`` (each link solved alone in its own frame, supported at its proximal joint). ``joint_stiffness``
+    joints hold load along their axes: :mod:`structcheck.structural.arm`) or ``"link"`` (each link solved alone in
+    its own frame, supported at its proximal joint: :mod:`structcheck.structural.link`). ``compare_link_model``
+    (arm model): the per-link model runs beside it and its peaks, quasi-static peaks and first frequencies are
+    added to each link's summary (``max_von_mises_link_model_pa``, ...), at the per-link model's cost. ``joint_stiffness``
     (arm model): joint name -> torsional stiffness about its axis [N m/rad] or (torsional, tilt) [N m/rad]; joints
     not named are rigid (actuated) or free about their axes (a closed chain's passive joints).
     ``arm_max_joint_change`` [rad or m]: the arm model is re-assembled whenever a joint has moved this much
@@ -151,6 +151,7 @@ class Study:
     flexibility: str = "arm"
     joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
     arm_max_joint_change: float = 0.05
+    compare_link_model: bool = False
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -159,7 +160,7 @@ class Study:
             value = getattr(self, name)
             if value is not None or name not in _OPTIONAL:
                 require_number(name, value, unit, **bounds)
-        for name in ("quasi_static", "inertia_from_meshes"):
+        for name in ("quasi_static", "inertia_from_meshes", "compare_link_model"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise InputError(f"{name} = {getattr(self, name)!r}: give True or False")
         require_array("gravity", self.gravity, (3,), "m/s^2")
@@ -196,10 +197,6 @@ def check_law(name: str, law, unit: str):
         return as_law(law)
 
 
-STUDY_SCRIPT = ("a study script is a Python file (.py) that defines `study = Study(...)` at module level, or "
-                "`def build(**params) -> Study` for --set NAME=VALUE")
-
-
 def lazy_study(build: Callable[[], Study]) -> Callable[[str], Study]:
     """A study script's module ``__getattr__`` giving its ``study`` as ``build()``, built on first use and kept:
     ``__getattr__ = lazy_study(build)``. Importing the script (``--help``, ``structcheck run STUDY --help``) then
@@ -216,144 +213,7 @@ def lazy_study(build: Callable[[], Study]) -> Callable[[str], Study]:
     return __getattr__
 
 
-def load_study(path: str | Path, **params) -> Study:
-    """Import a study script and return its ``study`` (or ``build(**params)`` when parameters are given).
-
-    The script is the user's own trusted Python: it is imported, not parsed. Errors name the file. ``params`` are
-    checked against build()'s signature first (:func:`build_params`)."""
-    return script_study(import_script(path), path, params)
-
-
-def import_script(path: str | Path):
-    """Import the study script ``path`` (the user's own trusted Python) and return its module; InputError naming
-    the file when it is missing, not a .py file or fails to import."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"study script {str(path)!r} does not exist; {STUDY_SCRIPT}")
-    if path.suffix != ".py":
-        robot = " (a robot model: a study script reads it with structcheck.Robot.from_urdf)" \
-            if path.suffix.lower() == ".urdf" else ""
-        raise InputError(f"{str(path)!r} is not a study script{robot}; {STUDY_SCRIPT}")
-    spec = importlib.util.spec_from_file_location(f"structcheck_study_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    sys.modules[spec.name] = module  # as an import does: a @dataclass in the script looks its module up there
-    try:
-        spec.loader.exec_module(module)
-    except InputError:
-        raise
-    except Exception as exc:
-        raise InputError(f"study script {str(path)!r} failed to import: {type(exc).__name__}: {exc}") from exc
-    finally:
-        sys.path.remove(str(path.parent))
-    return module
-
-
-def script_study(module, path: str | Path, params: Mapping[str, Any]) -> Study:
-    """The study of an imported script ``module``: its ``study``, or ``build(**params)`` (checked by
-    :func:`build_params`) when ``params`` are given."""
-    path = Path(path)
-    if params:
-        build = getattr(module, "build", None)
-        if not callable(build):
-            raise InputError(f"study script {str(path)!r} has no build(**params) function to take {sorted(params)}; "
-                             f"{STUDY_SCRIPT}")
-        params = build_params(build, params, str(path))
-        try:
-            study = build(**params)
-        except TypeError as exc:
-            raise InputError(f"study script {str(path)!r}: build() rejected parameters {params}: {exc}") from None
-    else:
-        study = getattr(module, "study", None)
-    if not isinstance(study, Study):
-        got = "build() returned" if params else "its `study` is"
-        raise InputError(f"study script {str(path)!r} defines no `study = Study(...)` at module level"
-                         if study is None and not params else
-                         f"study script {str(path)!r}: {got} {type(study).__name__}, not a Study; {STUDY_SCRIPT}")
-    return study
-
-
-# a build() parameter's unit from the end of its name (wall_mm -> mm), for the messages of build_params
-_UNITS = {"mm": "mm", "m": "m", "kg": "kg", "n": "N", "nm": "N m", "s": "s", "hz": "Hz", "pa": "Pa", "mpa": "MPa",
-          "deg": "degrees", "rad": "rad"}
-
-
-def build_params(build: Callable, params: Mapping[str, Any], script: str) -> dict:
-    """``params`` for ``build(**params)``, checked against its signature: every name a parameter of build();
-    a value for a parameter whose default is a number made a finite number (text from the command line read as
-    one), for a True/False default a bool ('true'/'false' read as one), for a text default text (a number read as
-    its text); a NaN or infinity refused for any parameter. InputError naming the script, the parameter and its
-    default."""
-    sig = inspect.signature(build).parameters
-    named = [n for n, p in sig.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    unknown = sorted(set(params) - set(named))
-    if unknown and not any(p.kind is p.VAR_KEYWORD for p in sig.values()):
-        raise InputError(f"study script {script!r}: build() has no parameter {', '.join(unknown)}; its parameters "
-                         f"are {', '.join(named) or 'none'}")
-    out = {}
-    for name, value in params.items():
-        default = sig[name].default if name in sig else None
-        try:
-            out[name] = _typed(name, value, default)
-        except InputError as exc:
-            shown = "" if default is inspect.Parameter.empty else f"; build()'s default is {default!r}"
-            raise InputError(f"study script {script!r}: build() parameter {exc}{shown}") from None
-    return out
-
-
-def _typed(name: str, value, default):
-    """``value`` for the build() parameter ``name`` whose default is ``default`` (see :func:`build_params`)."""
-    unit = _UNITS.get(name.rsplit("_", 1)[-1].lower(), "") if "_" in name else ""
-    if isinstance(default, bool):
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            return value.strip().lower() == "true"
-        if not isinstance(value, (bool, np.bool_)):
-            raise InputError(f"{name} = {value!r}: give true or false")
-        return value
-    if is_number(default):
-        if isinstance(value, str):
-            try:
-                value = float(value)
-            except ValueError:
-                pass
-        number = require_number(name, value, unit, whole=isinstance(default, int))
-        return number if isinstance(default, int) else value
-    if isinstance(value, float):
-        require_number(name, value, unit)
-    if isinstance(default, str) and not isinstance(value, str):
-        if not is_number(value):
-            raise InputError(f"{name} = {value!r}: give text")
-        return str(value)  # e.g. a folder named 5
-    return value
-
-
-FLEXIBILITIES = ("link", "arm")
 MAX_RINGING_SAMPLES = 200_000  # samples a run may add to follow the links' elastic ringing
-
-
-class _Clock:
-    """Wall time [s] since creation (``elapsed``) and per named phase (``timings``, summed over repeats)."""
-
-    def __init__(self):
-        self.t0 = time.perf_counter()
-        self.timings: dict[str, float] = {}
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.t0
-
-    @contextmanager
-    def __call__(self, name: str):
-        t1 = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t1
-
-
-def _bar(progress: bool, total: int, desc: str):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, disable=not progress, leave=True)
 
 
 @dataclass(frozen=True)
@@ -400,10 +260,7 @@ def prepare(study: Study) -> Prepared:
         if pf.point not in tree.points:
             raise InputError(f"point force at unknown point {pf.point!r}; the robot's points are "
                              f"{sorted(tree.points)}")
-    if study.flexibility not in FLEXIBILITIES:
-        raise InputError(f"flexibility must be one of {FLEXIBILITIES}, got {study.flexibility!r}")
-    if study.flexibility == "arm" and study.parts:
-        check_arm_inputs(study, chain)
+    structural_model(study).check(study, chain)
     payloads = linkloads.payload_table(study.payloads, tree)
     linkloads.check_part_placement(tree, study.parts, chain.cuts)
     if study.inertia_from_meshes:
@@ -441,7 +298,7 @@ def link_fatigues(study: Study, prep: Prepared, solutions: dict[str, LinkSolutio
     counting the links with ``progress``)."""
     names = [n for n in solutions if n in prep.fatigue]
     out = {}
-    with _bar(progress and bool(names), len(names), "fatigue (critical plane, per link)") as bar:
+    with progress_bar(progress and bool(names), len(names), "fatigue (critical plane, per link)") as bar:
         for n in names:
             s = solutions[n]
             out[n] = link_fatigue(s.part, s.basis, s.loads.coeff, s.modal, *prep.fatigue[n], link=n)
@@ -479,44 +336,6 @@ def link_loads(study: Study, prep: Prepared, rigid: RigidStage,
                                     unit_loads=previous[n].F if n in previous else None) for n in prep.fe_links}
 
 
-def _links_in_threads(study: Study, names, work, stage: str, desc: str, clock: _Clock, progress: bool) -> dict:
-    """``{name: work(name)}`` for the FE links ``names``, as many at a time as the process has cores
-    (:func:`structcheck.pool.map_in_threads`, heaviest first), each timed as ``fe_<link>`` (so those wall times
-    overlap) and the whole as ``stage``, with a progress bar ``desc``."""
-    from .pool import map_in_threads
-
-    def timed(name):
-        with clock(f"fe_{name}"):
-            return work(name)
-
-    names = list(names)
-    with _bar(progress, len(names), desc) as bar, clock(stage):
-        out = map_in_threads(timed, names, weight=lambda n: study.parts[n].n_dofs, on_done=lambda n: bar.update())
-    return dict(zip(names, out))
-
-
-def link_bases(study: Study, loads: dict, clock: _Clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
-    """Every FE link's basis: one factorization, the unit-load solutions and the lowest modes (none when
-    quasi-static). The links run as many at a time as the process has cores (:func:`_links_in_threads`), so their
-    ``fe_<link>`` wall times overlap; ``fe_bases`` is the whole stage's."""
-    def basis(name):
-        ld = loads[name]
-        return fe.build_basis(study.parts[name], ld.F, list(ld.support), 0 if study.quasi_static else study.n_modes)
-
-    return _links_in_threads(study, loads, basis, "fe_bases", "FE bases (factorization, unit loads, modes)", clock,
-                             progress)
-
-
-def link_solutions(study: Study, names: list, bases: dict, loads: dict, t: np.ndarray, full_response: bool,
-                   clock: _Clock, progress: bool = False) -> dict[str, LinkSolution]:
-    """:func:`link_solution` of every link in ``names``, as many at a time as the process has cores (each link's
-    stress history then on its share of them: the same results), so their ``fe_<link>`` wall times overlap;
-    ``fe_response`` is the whole stage's."""
-    return _links_in_threads(
-        study, names, lambda n: link_solution(study, n, bases[n], loads[n], t, full_response=full_response),
-        "fe_response", "FE transient response", clock, progress)
-
-
 def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
            loads: dict) -> tuple[RigidStage, dict, list[Note]]:
     """Add samples where a link's modes ring after a fast load change (at most ``MAX_RINGING_SAMPLES``, evenly
@@ -535,36 +354,6 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
         return rigid, loads, notes
     fine = rigid_stage(study, prep, np.union1d(rigid.t, extra))
     return fine, link_loads(study, prep, fine, previous=loads), notes
-
-
-def link_solution(study: Study, name: str, basis: fe.LinkBasis, loads: linkloads.LinkLoads,
-                  t: np.ndarray, full_response: bool = True) -> LinkSolution:
-    """One link's transient response on the samples ``t`` (mode acceleration from the static equilibrium of the
-    first sample), its quasi-static peak and the equilibrium residual of its loads. Without ``full_response``
-    (the per-link model beside the arm model, which needs only its peak: :func:`link_model_peak`) the response
-    (histories, envelopes) is not formed: ``response`` is None."""
-    part = study.parts[name]
-    size = float(np.ptp(part.points, axis=0).max())
-    eq_error = linkloads.equilibrium_residual(fe.load_resultants(part, loads.F), loads, size)
-    modal = (np.zeros((len(t), 0)) if study.quasi_static else
-             fe.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True))
-    response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal") \
-        if full_response else None
-    qs_max = float("nan")
-    if not study.quasi_static and basis.phi.shape[1]:
-        qs_max = fe.peak_von_mises(basis, loads.coeff)  # the static part alone, at the element nodes
-    return LinkSolution(name=name, part=part, loads=loads, basis=basis, response=response, modal=modal,
-                        quasi_static_max_von_mises_pa=qs_max, equilibrium_error=eq_error)
-
-
-def link_model_peak(sol: LinkSolution) -> float:
-    """The largest von Mises stress [Pa] of a link's transient response over its samples, as
-    ``fe.respond(...).max_von_mises`` gives it (unaveraged, at the element nodes), found by bound-screened exact
-    evaluation of the few nodes that can hold it (``fe.peak_von_mises`` on all the basis columns: unit loads, then
-    modes)."""
-    if sol.response is not None:
-        return sol.response.max_von_mises
-    return fe.peak_von_mises(sol.basis, np.hstack([sol.loads.coeff, sol.modal]))
 
 
 def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
@@ -590,84 +379,74 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
-    if progress:  # the header: which sparse solver and element geometry this run's numbers come from
-        from tqdm.auto import tqdm
-
-        from .fe.solvers import default_backend
-        from .results.data import element_geometry_note
-
-        tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}; {element_geometry_note(study.parts)}",
-                   file=sys.stderr)
-        tqdm.write(f"structural model: {model_note(study)}", file=sys.stderr)
-    clock = _Clock()
+    if progress:
+        _header(study)
+    clock = Clock()
     with clock("dynamics"):
         prep = prepare(study)
-        with _bar(progress, 1, "dynamics") as bar:
+        with progress_bar(progress, 1, "dynamics") as bar:
             rigid = rigid_stage(study, prep, prep.grid.t)
             bar.update()
     with clock("loads"):
         loads = link_loads(study, prep, rigid)
-    bases = link_bases(study, loads, clock, progress)
+    model = structural_model(study)
+    bases = link_bases(study, loads, clock, progress, stresses=model.link_stresses(study))
     with clock("refine"):
         rigid, loads, notes = refine(study, prep, bases, rigid, loads)
     t, body = rigid.t, rigid.body
-    use_arm = study.flexibility == "arm" and bool(prep.fe_links)  # no parts: no structural model at all
-    solutions = link_solutions(study, prep.fe_links, bases, loads, t, not use_arm, clock, progress)
-    arm = None
-    if use_arm:
-        with _bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
-            arm = arm_stage(study, prep.chain, body, loads, solutions, t, rigid.point_forces,
-                            bar if progress else None)
-    link_model = solutions
-    solutions = arm.solutions if arm else solutions
-    with clock("fatigue"):
-        fatigue = link_fatigues(study, prep, solutions, progress)
     frames = output_frames(prep.grid, t)
+    structure = model.solve(study, prep, rigid, loads, bases, frames, clock, progress)
+    del bases  # the per-link factors' solutions and modes (and stresses): not needed any more
+    with clock("fatigue"):
+        fatigue = link_fatigues(study, prep, structure.solutions, progress)
     tree, kin = prep.chain.tree, body.dynamics.kinematics
     links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
                             study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)
-             for n, s in links_with_finite_stresses(study, solutions).items()}
-    tool = None if not study.tool_point else tool_point_checks(
-        tree, kin.T_world_link, link_model, study.tool_point, t, frames, study.payloads, study.payload_mass_kg,
-        study.gravity)
-    if tool and arm:
-        tool = replace(tool, deflection=arm.tool_deflection)
-    # the per-link model's warning about arm-level dynamics it cannot capture does not apply to the arm model
-    arm_mode = ((arm.modes_hz[0], arm.modes_time_s) if arm else (tool.arm_mode_hz, tool.arm_mode_time_s) if tool
-                else (float("nan"), float("nan")))
-    # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the per-link
-    # model's warnings about the minimum-norm split and the tree-only tool deflection do not apply to it
-    undetermined = body.undetermined if not arm else np.zeros_like(body.undetermined)
+             for n, s in links_with_finite_stresses(study, structure.solutions).items()}
+    tool = structure.tool
     warnings = [*body.warnings, *notes, *run_warnings(
-        solutions, tree, body.dynamics.joint_names, undetermined, bool(prep.chain.cuts) and not arm,
-        study.tool_point, arm_mode, prep.grid.shortest_ramp,
-        "not captured" if study.quasi_static or not arm else "integrated")]
-    if arm and not study.quasi_static:  # the kept modes matter only to a transient
-        warnings += arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
+        structure.solutions, tree, body.dynamics.joint_names, structure.undetermined,
+        structure.tree_only_tool_deflection, study.tool_point, structure.arm_mode, prep.grid.shortest_ramp,
+        structure.arm_dynamics), *structure.warnings]
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     failed = failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m)
     summary = run_summary(study, prep.chain, body, links, tool, failed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick)
-    summary = flexibility_summary(summary, study, arm, None if arm is None else
-                                  {n: link_model_peak(s) for n, s in link_model.items()},
-                                  {n: s.quasi_static_max_von_mises_pa for n, s in link_model.items()},
-                                  {n: s.basis.omega[0] / (2 * np.pi) if len(s.basis.omega) else float("nan")
-                                   for n, s in link_model.items()})
+    summary = flexibility_summary(summary, study, structure.arm, structure.link_model)
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
-        tool_point_deflection=tool.deflection if tool else None, arm_modes=arm.mode_shapes if arm else None,
+        tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
         notes=tuple(warnings))
+    return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
+                   vtk_format=vtk_format)
+
+
+def _header(study: Study) -> None:
+    """The run header on stderr: which sparse solver, element geometry and structural model this run's numbers
+    come from."""
+    from tqdm.auto import tqdm
+
+    from .fe.solvers import default_backend
+    from .results.data import element_geometry_note
+
+    tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}; {element_geometry_note(study.parts)}",
+               file=sys.stderr)
+    tqdm.write(f"structural model: {model_note(study)}", file=sys.stderr)
+
+
+def _finish(study: Study, result: RunResult, out, **write_options) -> RunResult:
+    """``result`` with the study's ``summary_extra`` merged in, its results folder written to ``out`` (None: not
+    written) with the study's ``write_extra`` files."""
     if study.summary_extra is not None:
         extra = _study_hook(study, "summary_extra", result)
         result = replace(result, summary=merge_summary(result.summary, extra, study.name))
-    if out is not None and write:
+    if out is not None:
         extra_files = None if study.write_extra is None else \
             (lambda res, folder: _study_hook(study, "write_extra", res, folder))
-        write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
-                      extra_files=extra_files)
+        write_results(result, out, extra_files=extra_files, **write_options)
     return result
 
 
@@ -686,11 +465,7 @@ def model_note(study: Study) -> str:
     """One line for the run header: which structural model runs and what it does."""
     if not study.parts:
         return "none (the study has no parts: rigid-body dynamics only)"
-    if study.flexibility == "link":
-        return "per-link (flexibility='link': each link alone, supported at its proximal joint)"
-    how = "quasi-static" if study.quasi_static else "transient"
-    return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
-            f"Part rigid; the per-link model runs beside it for comparison)")
+    return structural_model(study).note(study)
 
 
 def _study_hook(study: Study, name: str, *args):

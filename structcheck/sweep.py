@@ -123,7 +123,7 @@ def check_study(study_path: str | Path, names: Sequence[str], values: Mapping[st
     if unknown and not sig.any_kwarg:
         raise InputError(f"study script {str(path)!r}: build() has no parameter {', '.join(map(repr, unknown))}; "
                          f"its parameters are {accepted}")
-    from .study import build_params
+    from .script import build_params
 
     for name, values in (values or {}).items():  # each value as --set would take it: refused before any variant
         if name in sig.literal_defaults:
@@ -274,8 +274,8 @@ def _dependency_files(opened: set[str], study_path: Path, new_modules: list[str]
 
 
 def _build_watched(study_path: Path, params: Mapping):
-    """``cli.build_study(study_path, params)`` and the files the study read meanwhile ({path: sha256})."""
-    from .cli import build_study
+    """``script.build_study(study_path, params)`` and the files the study read meanwhile ({path: sha256})."""
+    from .script import build_study
 
     _install_hook()
     before = set(sys.modules)

@@ -25,14 +25,15 @@ class LinkBasis:
     ``omega`` (m,) rad/s, ``S`` (k + m, 6, n_p, n_elem) unaveraged stresses [xx, yy, zz, yz, xz, xy] of every
     basis column [Pa per unit coefficient] at the element points of ``Part.stress_basis``: the n_p = 4 vertices of
     straight-sided elements (the mid nodes' values are the means of their edge's vertices: the strain is linear),
-    the n_p = 10 nodes of curved ones (each its own value); ``F`` (n_dof, k) the unit loads.
+    the n_p = 10 nodes of curved ones (each its own value), or None when the basis was built without stresses
+    (``build_basis(..., stresses=False)``: its modes and unit-load solutions alone); ``F`` (n_dof, k) the unit loads.
     """
 
     F: np.ndarray
     U: np.ndarray
     phi: np.ndarray
     omega: np.ndarray
-    S: np.ndarray
+    S: np.ndarray | None
 
     @cached_property
     def modal_loads(self) -> np.ndarray:
@@ -46,9 +47,11 @@ class LinkBasis:
         return self.U.T @ self.F
 
 
-def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: dict | None = None) -> LinkBasis:
+def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: dict | None = None,
+                stresses: bool = True) -> LinkBasis:
     """Solve every unit load F (n_dof, k) [N] and the lowest ``n_modes`` modes of ``part`` clamped on the ``fixed``
-    surfaces.
+    surfaces; with ``stresses``, the stress basis of those columns too (without it ``S`` is None: a basis that only
+    says where the link rings, :func:`ringing_samples`, needs no stresses, which are the largest array of all).
 
     ``timings``, if given, receives the wall time [s] of each phase (assembly of K and M, factorization,
     unit_solves, modes, stress_basis)."""
@@ -74,6 +77,8 @@ def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: di
         omega = m.omega
         clock("modes")
     del fact  # release the factor (GBs on large meshes) before the stress basis is formed
+    if not stresses:
+        return LinkBasis(F=F, U=U, phi=phi, omega=omega, S=None)
     S = part.stress_basis(np.hstack([U, phi]))  # (k+m, 6, 4 or 10, n_elem)
     clock("stress_basis")
     return LinkBasis(F=F, U=U, phi=phi, omega=omega, S=S)

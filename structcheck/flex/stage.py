@@ -1,7 +1,7 @@
 """The arm-model stage of a study (``Study(flexibility="arm")``): the links reduced to superelements, the assembled
 arm integrated along the motion, stresses recovered in every link, the tool point's dynamic deflection.
 
-It takes what the per-link stages built (the rigid-body stage and every link's loads on the analysis grid) and
+It takes what the stages before it built (the rigid-body stage and every link's loads on the analysis grid) and
 returns per-link solutions in the layout the results stage reads (:class:`~structcheck.checks.LinkSolution` with
 the superelement basis as its 'modes' and the reduced coordinates as its modal coefficients), so the link results,
 frame fields, envelopes and verdict are formed exactly as for the per-link model.
@@ -9,7 +9,8 @@ frame fields, envelopes and verdict are formed exactly as for the per-link model
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -46,17 +47,36 @@ class ArmStage:
     timings: dict | None = None
 
 
-def check_arm_inputs(study, chain) -> None:
-    """InputError for a study the arm model cannot run: unknown joints in ``joint_stiffness``, a cut joint between
-    two links without a Part. (Links without a Part are rigid in the arm model; a mechanism is refused when the
-    first pose is assembled.)"""
+@dataclass(frozen=True)
+class ArmOptions:
+    """What the arm model takes from a study: ``n_modes`` fixed-interface modes per link, the modal
+    ``damping_ratio`` of the assembled arm's modes, ``quasi_static`` (no elastic inertia), ``joint_stiffness``
+    joint name -> torsional stiffness [N m/rad] or (torsional, tilt), ``max_joint_change`` [rad or m] between
+    re-assemblies, ``gravity`` (3,) world [m/s^2], ``tool_point`` the named point whose deflection is reported (None:
+    none), ``payloads`` rigid masses held at named points (objects with ``point``, ``mass`` [kg] and ``inertia`` (3,
+    3) [kg m^2] or None, as ``structcheck.Payload``)."""
+
+    n_modes: int
+    damping_ratio: float
+    quasi_static: bool = False
+    joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
+    max_joint_change: float = 0.05
+    gravity: tuple = (0.0, 0.0, -9.81)
+    tool_point: str | None = None
+    payloads: tuple = ()
+
+
+def check_arm_inputs(chain, parts, joint_stiffness) -> None:
+    """InputError for inputs the arm model cannot run: unknown joints in ``joint_stiffness`` (joint name -> its
+    stiffness), a cut joint of ``chain`` between two links without a Part (``parts``: link name -> Part). (Links
+    without a Part are rigid in the arm model; a mechanism is refused when the first pose is assembled.)"""
     tree = chain.tree
     names = [j.name for j in tree.joints] + [c.name for c in chain.cuts]
-    for name in study.joint_stiffness:
+    for name in joint_stiffness:
         if name not in names:
             raise InputError(f"joint_stiffness names unknown joint {name!r}; the robot's joints are {names}")
     for c in chain.cuts:
-        if c.parent not in study.parts and c.child not in study.parts:
+        if c.parent not in parts and c.child not in parts:
             raise InputError(f"flexibility='arm': cut joint {c.name!r} joins two links without a Part ({c.parent!r}, "
                              f"{c.child!r}); give one of them a Part, or set flexibility='link'")
 
@@ -116,52 +136,54 @@ def _progress(bar, n_steps: int):
     return (lambda *_: bar.update()), on_segment
 
 
-def arm_stage(study, chain, body, loads: dict, link_solutions: dict, t: np.ndarray,
+def arm_stage(chain, parts: dict, body, loads: dict, equilibrium_errors: dict, t: np.ndarray, options: ArmOptions,
               point_forces: dict | None = None, bar=None) -> ArmStage:
     """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
-    ``study.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the study's ClosedChain
-    (an open robot has no cuts), ``body`` the rigid-body stage (``RigidBody``), ``loads`` link -> LinkLoads on
-    ``t``, ``link_solutions`` the per-link model's solutions (their equilibrium residuals are kept),
-    ``point_forces`` point -> (n_t, 3) [N, world] (the loads of links without a Part); ``bar`` a tqdm progress bar
-    (or None) counting the links' superelements, the frozen segments and the links' stress histories."""
+    ``options.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the robot's ClosedChain
+    (an open robot has no cuts), ``parts`` link -> Part of the elastic links, ``body`` the rigid-body stage
+    (``RigidBody``), ``loads`` link -> LinkLoads on ``t`` (every link of ``parts``), ``equilibrium_errors`` link ->
+    the relative equilibrium residual of its loads (kept in its solution), ``point_forces`` point -> (n_t, 3) [N,
+    world] (the loads of links without a Part); ``bar`` a tqdm progress bar (or None) counting the links'
+    superelements, the frozen segments and the links' stress histories."""
     # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
     # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
     # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
     # histories run in threads of their own (fe.response).
     with single_thread_blas():
-        return _arm_stage(study, chain, body, loads, link_solutions, t, point_forces, bar)
+        return _arm_stage(chain, {n: parts[n] for n in loads}, body, loads, equilibrium_errors, t, options,
+                          point_forces, bar)
 
 
-def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces, bar=None) -> ArmStage:
+def _arm_stage(chain, parts, body, loads, equilibrium_errors, t, options: ArmOptions, point_forces,
+               bar=None) -> ArmStage:
     tree = chain.tree
-    parts = {n: study.parts[n] for n in loads}
-    attached = payload_masses(tree, study.payloads, parts)
+    attached = payload_masses(tree, options.payloads, parts)
     clock = time.perf_counter()
     step, on_segment = _progress(bar, 2 * len(parts))
-    ses = reduce_study_links(chain, parts, loads, study.n_modes, attached, on_done=step)
+    ses = reduce_study_links(chain, parts, loads, options.n_modes, attached, on_done=step)
     timings = {"arm_superelements": time.perf_counter() - clock}
-    ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, study.gravity, point_forces, parts)}
-    options = dict(joint_stiffness=dict(study.joint_stiffness), attached=attached,
-                   max_joint_change=study.arm_max_joint_change, rigid_inertials=body.dynamics.inertials,
-                   on_segment=on_segment)
-    if study.quasi_static:  # K(q) x = f(t): the same loads, no elastic inertia
-        tr = arm_static(chain, ses, t, body.q, ext, **options)
+    ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, options.gravity, point_forces, parts)}
+    stiffness = dict(options.joint_stiffness)
+    kw = dict(joint_stiffness=stiffness, attached=attached, max_joint_change=options.max_joint_change,
+              rigid_inertials=body.dynamics.inertials, on_segment=on_segment)
+    if options.quasi_static:  # K(q) x = f(t): the same loads, no elastic inertia
+        tr = arm_static(chain, ses, t, body.q, ext, **kw)
     else:
-        tr = arm_transient(chain, ses, t, body.q, ext, damping=study.damping_ratio, **options)
+        tr = arm_transient(chain, ses, t, body.q, ext, damping=options.damping_ratio, **kw)
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
     # the links' stress histories as many at a time as there are cores (each on its share of them: the same results)
     solutions = dict(zip(ses, map_in_threads(
-        lambda n: _link_solution(n, ses[n], loads[n], tr.z[n], link_solutions[n],
-                                 None if study.quasi_static else tr.z_static[n]),
+        lambda n: _link_solution(n, ses[n], loads[n], tr.z[n], equilibrium_errors[n],
+                                 None if options.quasi_static else tr.z_static[n]),
         list(ses), weight=lambda n: ses[n].part.n_dofs, on_done=step)))
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None
-    if study.tool_point:
-        tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, study.tool_point)
+    if options.tool_point:
+        tool = tool_deflection(tree, body.dynamics.kinematics.T_world_link, ses, tr, options.tool_point)
     j = int(np.argmin(tr.frequency_hz[:, 0]))
     a, b = tr.segments[j], tr.segments[j + 1]
     time_s = float(t[segment_middle(t, a, b)])
-    shapes = arm_mode_shapes(chain, ses, tr.q_ref[j], tr.frequency_hz.shape[1], dict(study.joint_stiffness), attached,
+    shapes = arm_mode_shapes(chain, ses, tr.q_ref[j], tr.frequency_hz.shape[1], stiffness, attached,
                              time_s=time_s, rigid_inertials=body.dynamics.inertials)
     cutoff = {n: float(se.omega[-1] / (2 * np.pi)) if se.n_modes else 0.0 for n, se in ses.items()}
     timings["arm_modes"] = time.perf_counter() - clock - sum(timings.values())
@@ -169,7 +191,7 @@ def _arm_stage(study, chain, body, loads, link_solutions, t, point_forces, bar=N
                     modes_time_s=time_s, mode_shapes=shapes, cutoff_hz=cutoff, timings=timings)
 
 
-def _link_solution(name, se, ld, z, link_solution, z_static=None) -> LinkSolution:
+def _link_solution(name, se, ld, z, equilibrium_error: float, z_static=None) -> LinkSolution:
     """One link's arm-model solution in the per-link layout: no unit-load columns, the superelement basis as the
     'modes' (omega: its fixed-interface frequencies), z as the modal coefficients, both turned to the principal
     directions of the history (:func:`principal_basis`). ``z_static`` (n_t, n_red): the quasi-static part of z
@@ -185,7 +207,7 @@ def _link_solution(name, se, ld, z, link_solution, z_static=None) -> LinkSolutio
     qs = float("nan") if z_static is None else peak_von_mises(basis, z_static @ V)
     return LinkSolution(name=name, part=se.part, loads=replace(ld, F=ld.F[:, :0], coeff=ld.coeff[:, :0], columns=()),
                         basis=basis, response=response, modal=z, quasi_static_max_von_mises_pa=qs,
-                        equilibrium_error=link_solution.equilibrium_error)
+                        equilibrium_error=equilibrium_error)
 
 
 def principal_basis(z: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ..errors import InputError
-from .robot import Joint, Link, Robot, _freeze, rot_x, rot_z, trans
+from .links import Joint, Link, _freeze, rot_x, rot_z, trans
 
 # row layout of each convention: the column names in the order a row gives them, and the shortest row
 CONVENTIONS = {
@@ -28,9 +28,11 @@ CONVENTIONS = {
 }
 
 
-def build_dh_robot(rows, convention: str = "standard", home=None, limits=None, link_names=None, joint_names=None,
-                   types=None, inertials=None, base_name: str = "base", name: str = "robot") -> Robot:
-    """A serial robot from a D-H table (``convention`` 'standard' or 'modified', layouts in the module docstring).
+def dh_table(rows, convention: str = "standard", home=None, limits=None, link_names=None, joint_names=None,
+             types=None, inertials=None, base_name: str = "base") -> tuple[list, list, dict | None]:
+    """The links, joints and named points (or None) of a serial robot from a D-H table (``convention`` 'standard'
+    or 'modified', layouts in the module docstring): ``Robot(*dh_table(...))``
+    (:func:`structcheck.model.robot.build_dh_robot`, ``Robot.from_dh``, ``Robot.from_modified_dh``).
 
     The joint coordinate IS the row's variable, absolute: q_i = theta_i for a 'revolute' row,
     q_i = d_i for a 'prismatic' row. The row's entry for its variable must therefore be 0 (the pose is given by
@@ -67,7 +69,7 @@ def build_dh_robot(rows, convention: str = "standard", home=None, limits=None, l
             inert = _moved_inertial(inert, x_screw)
         links.append(_inertial_link(link_names[i + 1], inert))
     points = {"flange": (link_names[-1], x_screw[:3, 3])} if standard else None
-    return Robot(links, joints, points, name=name)
+    return links, joints, points
 
 
 def _dh_rows(rows, columns, n_min, layout):

@@ -18,13 +18,14 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from .robot import JOINT_TYPES, Joint, Link, Robot, rpy_matrix
+from .links import JOINT_TYPES, Joint, Link, rpy_matrix
 
 URDF_DEFAULT_AXIS = (1.0, 0.0, 0.0)
 
 
-def read_urdf(path) -> Robot:
-    """The Robot described by the URDF file at ``path`` (name: the ``<robot name>``, else the file's stem)."""
+def urdf_parts(path) -> tuple[list, list, str]:
+    """The links, joints and name (the ``<robot name>``, else the file's stem) of the robot described by the URDF
+    file at ``path``: ``Robot(links, joints, name=name)`` (:func:`structcheck.model.robot.read_urdf`)."""
     path = Path(path)
     try:
         root = ET.parse(path).getroot()
@@ -34,7 +35,7 @@ def read_urdf(path) -> Robot:
         raise InputError(f"{path}: the root element is <{root.tag}>, a URDF needs <robot>")
     links = [_read_link(el, path) for el in root.findall("link")]
     joints = [_read_joint(el, path) for el in root.findall("joint")]
-    return Robot(links, joints, name=root.get("name", path.stem))
+    return links, joints, root.get("name", path.stem)
 
 
 def _read_link(el, path) -> Link:

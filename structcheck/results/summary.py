@@ -117,19 +117,18 @@ def merge_summary(summary: Mapping[str, Any], extra: Mapping[str, Any], study_na
     return merged
 
 
-def flexibility_summary(summary: dict, study, arm, link_model_peaks: dict | None,
-                        link_model_quasi_static: dict | None = None, link_model_frequency: dict | None = None) -> dict:
+def flexibility_summary(summary: dict, study, arm, link_model=None) -> dict:
     """The summary with the structural model's entries: ``flexibility``; for the arm model the assembled arm's
     lowest six frequencies at the pose where the first is lowest (``arm_modes_hz``, ``time_of_arm_modes_s``), the
-    total deformation relative to the ground (``max_total_deformation_m``), per link the per-link model's peak von
-    Mises (``link_model_peaks`` [Pa]) beside the arm model's (``max_von_mises_link_model_pa``) and its quasi-static
-    peak (``link_model_quasi_static`` [Pa], ``quasi_static_max_von_mises_link_model_pa``; the arm model's own
-    ``quasi_static_max_von_mises_pa`` and ``dynamic_amplification`` are then arm-level) and lowest frequency
-    (``link_model_frequency`` [Hz], ``lowest_frequency_link_model_hz``: the link clamped at its proximal joint; the
-    arm model's ``lowest_frequency_hz`` is its superelement's lowest fixed-interface mode), and under
-    ``analysis`` the arm stage's phases (``arm_timings_s``: parts of ``timings_s.arm``). ``study`` a
-    ``study.Study``, ``arm`` its ``flex.stage.ArmStage`` (None for the per-link model, or when the study has no
-    parts). ``flexibility`` is the model that ran."""
+    total deformation relative to the ground (``max_total_deformation_m``), and under ``analysis`` the arm stage's
+    phases (``arm_timings_s``: parts of ``timings_s.arm``); the arm model's ``quasi_static_max_von_mises_pa`` and
+    ``dynamic_amplification`` are then arm-level and its ``lowest_frequency_hz`` its superelement's lowest
+    fixed-interface mode. With ``link_model`` (``structural.LinkModelPeaks``: the per-link model run beside the arm
+    model on request, ``Study(compare_link_model=True)``), per link the per-link model's peak von Mises
+    (``max_von_mises_link_model_pa``), quasi-static peak (``quasi_static_max_von_mises_link_model_pa``) and lowest
+    frequency (``lowest_frequency_link_model_hz``: the link clamped at its proximal joint); without it those keys
+    are absent. ``study`` a ``study.Study``, ``arm`` its ``flex.stage.ArmStage`` (None for the per-link model, or
+    when the study has no parts). ``flexibility`` is the model that ran."""
     out = {**summary, "flexibility": "arm" if arm is not None else "link", "arm_modes_hz": None,
            "time_of_arm_modes_s": None,
            "max_total_deformation_m": None}
@@ -138,11 +137,12 @@ def flexibility_summary(summary: dict, study, arm, link_model_peaks: dict | None
     out.update(arm_modes_hz=[float(f) for f in arm.modes_hz], time_of_arm_modes_s=arm.modes_time_s,
                max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
                time_of_arm_lowest_mode_s=arm.modes_time_s)
-    qs, f1 = link_model_quasi_static or {}, link_model_frequency or {}
-    out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model_peaks[n],
-                        "quasi_static_max_von_mises_link_model_pa": plain(qs.get(n, float("nan"))),
-                        "lowest_frequency_link_model_hz": plain(f1.get(n, float("nan")))}
-                    for n, v in summary["links"].items()}
+    if link_model is not None:
+        out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model.max_von_mises_pa[n],
+                            "quasi_static_max_von_mises_link_model_pa":
+                                plain(link_model.quasi_static_max_von_mises_pa.get(n, float("nan"))),
+                            "lowest_frequency_link_model_hz": plain(link_model.lowest_frequency_hz.get(n, float("nan")))}
+                        for n, v in summary["links"].items()}
     out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
                        "arm_max_joint_change": study.arm_max_joint_change,
                        "arm_timings_s": {k: float(v) for k, v in (arm.timings or {}).items()}}

@@ -11,7 +11,8 @@ import pytest
 from helpers import SMALL_H, SMALL_L, beam, write_small_study
 from structcheck.cli import main
 from structcheck.errors import InputError
-from structcheck.study import PointForce, load_study, run
+from structcheck.script import load_study
+from structcheck.study import PointForce, run
 
 MPa = 1e6
 F0 = 200.0  # N

@@ -45,7 +45,7 @@ def test_arm_info_over_the_motion(script):
     Over the motion the lowest first frequency is the straight pose's (the rest after t = 1 s, equal to home's)
     and the highest the L's at the start (measured 41.1 Hz)."""
     from structcheck.info import arm_info
-    from structcheck.study import load_study
+    from structcheck.script import load_study
 
     info = arm_info(load_study(script))
     f_eb = _f_straight()

@@ -16,7 +16,8 @@ from helpers import SMALL_H as H, SMALL_L as L, write_small_study
 
 from structcheck.model.materials import get_material
 from structcheck.results import read_summary, write_results
-from structcheck.study import load_study, run
+from structcheck.script import load_study
+from structcheck.study import run
 
 STEEL = get_material("structural_steel")
 B1 = 1.8751040687  # first root of 1 + cos b cosh b = 0 (clamped-free beam)

@@ -37,7 +37,8 @@ def test_readme_arm_numbers_are_the_runs():
     from pathlib import Path
 
     section = " ".join((Path(__file__).resolve().parents[2] / "docs" / "arm_model.md").read_text().split())
-    s = run(replace(load_paper004_module().study, flexibility="arm"), progress=False, write=False).summary
+    s = run(replace(load_paper004_module().study, flexibility="arm", compare_link_model=True), progress=False,
+            write=False).summary
     mode = float(re.search(r"the arm's lowest mode is ([\d.]+) Hz", section).group(1))
     assert round(s["arm_modes_hz"][0], 1) == mode
     waist, upper, fore, grip = map(int, re.search(r"raise the waist, upper-arm and forearm peaks by (\d+)%, (\d+)% "

@@ -37,6 +37,34 @@ def slow(parts, tmp_path_factory):
     return arm, link, out
 
 
+COMPANION_KEYS = {"max_von_mises_link_model_pa", "quasi_static_max_von_mises_link_model_pa",
+                  "lowest_frequency_link_model_hz"}
+
+
+def _without_timings(summary: dict) -> dict:
+    """The summary without its wall times (which differ from run to run)."""
+    out = {k: v for k, v in summary.items() if k != "timings_s"}
+    out["analysis"] = {k: v for k, v in summary["analysis"].items() if k != "arm_timings_s"}
+    return out
+
+
+def test_the_per_link_model_runs_beside_the_arm_model_only_when_asked(slow, parts):
+    """By default an arm run has none of the per-link model's numbers; with compare_link_model=True it has them,
+    equal to a per-link run's own, and every other number of its summary is the default run's, bit for bit."""
+    arm, link, _ = slow
+    assert not any(COMPANION_KEYS & set(entry) for entry in arm.summary["links"].values())
+    both = run(_study(parts, flexibility="arm", compare_link_model=True), progress=False, write=False).summary
+    for name, entry in both["links"].items():
+        mine = link.summary["links"][name]
+        assert entry["max_von_mises_link_model_pa"] == pytest.approx(mine["max_von_mises_pa"], rel=1e-12)
+        assert entry["lowest_frequency_link_model_hz"] == pytest.approx(mine["lowest_frequency_hz"], rel=1e-12)
+        assert entry["quasi_static_max_von_mises_link_model_pa"] == pytest.approx(
+            mine["quasi_static_max_von_mises_pa"], rel=1e-12)
+        assert set(entry) - set(arm.summary["links"][name]) == COMPANION_KEYS
+    both["links"] = {n: {k: v for k, v in e.items() if k not in COMPANION_KEYS} for n, e in both["links"].items()}
+    assert _without_timings(both) == _without_timings(arm.summary)
+
+
 def test_summary_and_csv_of_an_arm_run(slow):
     arm, link, out = slow
     s = arm.summary
@@ -45,8 +73,6 @@ def test_summary_and_csv_of_an_arm_run(slow):
     f = np.array(s["arm_modes_hz"])
     assert f.shape == (6,) and np.all(np.diff(f) >= 0) and f[0] > 0
     assert s["arm_lowest_mode_hz"] == pytest.approx(f[0])
-    for name, entry in s["links"].items():
-        assert entry["max_von_mises_link_model_pa"] == pytest.approx(link.summary["links"][name]["max_von_mises_pa"])
     # total deformation relative to the ground: the tool end of the arm, at least the tool point's deflection
     assert s["max_total_deformation_m"] >= 0.99 * s["tool_point_deflection_m"]
     csv = read_csv(out / "links.csv")

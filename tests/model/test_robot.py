@@ -7,7 +7,7 @@ import pytest
 
 from structcheck.rigid.dynamics import inverse_dynamics
 from structcheck.errors import InputError
-from structcheck.model.dh import build_dh_robot
+from structcheck.model import build_dh_robot
 from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
 
 # paper 004, Table 1 (modified D-H: alpha_{i-1}, a_{i-1}, d_i), d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm

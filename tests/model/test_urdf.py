@@ -12,7 +12,7 @@ from scipy.spatial.transform import Rotation
 
 from structcheck.errors import InputError
 from structcheck.model.robot import Joint, Link, Robot, rot_x, rot_z, trans
-from structcheck.model.urdf import read_urdf
+from structcheck.model import read_urdf
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "urdf"
 PUBLISHED = {  # file: (robot name, joints by type, total mass in the file's <inertial> elements [kg])

@@ -111,7 +111,8 @@ def test_missing_script_and_a_script_without_a_study(capsys, where, tmp_path):
 def test_a_script_defining_a_dataclass_loads(tmp_path):
     """A study script is imported as a module registered in sys.modules, as @dataclass needs (it failed with
     "'NoneType' object has no attribute '__dict__'")."""
-    from structcheck.study import Study, load_study
+    from structcheck.script import load_study
+    from structcheck.study import Study
 
     from helpers import SMALL_STUDY
 
@@ -262,7 +263,7 @@ def test_masses_mesh_sizes_and_times_are_checked_where_they_enter():
 
 def test_build_params_follow_the_defaults_types():
     """--set text is read as the type of build()'s default: numbers, whole numbers, true/false, text."""
-    from structcheck.study import build_params
+    from structcheck.script import build_params
 
     def build(flag=True, n=3, x_mm=1.0, folder="", free=None):
         pass

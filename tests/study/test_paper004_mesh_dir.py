@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from structcheck.cli import main
-from structcheck.study import load_study
+from structcheck.script import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "studies" / "loading_unloading_6dof.py"

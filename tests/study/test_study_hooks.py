@@ -10,7 +10,8 @@ import pytest
 from helpers import write_small_study
 from structcheck.errors import InputError
 from structcheck.results.summary import merge_summary
-from structcheck.study import load_study, run
+from structcheck.script import load_study
+from structcheck.study import run
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,33 @@
+"""The structural stage of a run: the links' elastic response to their loads, by one of two models.
+
+    link loads ──> per-link bases (where the links ring) ──> structural model ──> StructuralResult ──> checks
+
+- ``"link"`` (:class:`.link.LinkModel`): each link alone in its own frame, supported at its proximal joint;
+- ``"arm"`` (:class:`.arm.ArmModel`, the default): the links as superelements assembled along the chain
+  (:mod:`structcheck.flex`); the per-link model runs beside it only when the study asks
+  (``Study(compare_link_model=True)``, ``structcheck run --link-model``).
+
+Both give per-link solutions in one layout (``checks.LinkSolution``) that the checks, fatigue and results read
+alike, with the tool point and the arm's lowest mode as each model knows them (:class:`StructuralResult`). The model
+is chosen once, by :func:`structural_model`; the run's other stages do not branch on it.
+"""
+from __future__ import annotations
+
+from ..errors import InputError
+from .arm import ArmModel
+from .link import LinkModel, link_bases
+from .result import LinkModelPeaks, StructuralModel, StructuralResult
+
+MODELS: dict[str, StructuralModel] = {m.name: m for m in (LinkModel(), ArmModel())}
+FLEXIBILITIES = tuple(MODELS)
+
+__all__ = ["FLEXIBILITIES", "MODELS", "LinkModelPeaks", "StructuralModel", "StructuralResult", "link_bases",
+           "structural_model"]
+
+
+def structural_model(study) -> StructuralModel:
+    """The structural model ``study.flexibility`` names (a study without parts has only rigid links: the per-link
+    model, which then solves none); InputError naming the choices for another name."""
+    if study.flexibility not in MODELS:
+        raise InputError(f"flexibility must be one of {FLEXIBILITIES}, got {study.flexibility!r}")
+    return MODELS[study.flexibility if study.parts else "link"]

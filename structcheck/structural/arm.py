@@ -1,0 +1,57 @@
+"""The arm model (``Study(flexibility="arm")``, the default): the links as Craig-Bampton superelements assembled
+along the chain (:mod:`structcheck.flex`), integrated along the motion or solved quasi-statically, stresses
+recovered in every link; the per-link model's numbers beside it only when the study asks
+(``compare_link_model``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..checks import ToolPointChecks, arm_basis_warnings
+from ..flex.stage import ArmOptions, arm_stage, check_arm_inputs
+from ..progress import progress_bar
+from .link import equilibrium_error, link_model_peaks
+from .result import StructuralResult
+
+
+def arm_options(study) -> ArmOptions:
+    """The arm model's inputs from a ``study.Study``."""
+    return ArmOptions(n_modes=study.n_modes, damping_ratio=study.damping_ratio, quasi_static=study.quasi_static,
+                      joint_stiffness=dict(study.joint_stiffness), max_joint_change=study.arm_max_joint_change,
+                      gravity=tuple(study.gravity), tool_point=study.tool_point, payloads=tuple(study.payloads))
+
+
+class ArmModel:
+    """The arm model as a :class:`~structcheck.structural.result.StructuralModel`."""
+
+    name = "arm"
+
+    def check(self, study, chain) -> None:
+        check_arm_inputs(chain, study.parts, study.joint_stiffness)
+
+    def link_stresses(self, study) -> bool:
+        """The per-link bases' stresses are read only for the per-link model's peaks beside the arm model's."""
+        return bool(study.compare_link_model)
+
+    def note(self, study) -> str:
+        how = "quasi-static" if study.quasi_static else "transient"
+        beside = ("the per-link model runs beside it for comparison" if study.compare_link_model else
+                  "the per-link model's peaks beside it on request: compare_link_model=True or --link-model")
+        return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
+                f"Part rigid; {beside})")
+
+    def solve(self, study, prep, rigid, loads, bases, frames, clock, progress) -> StructuralResult:
+        t, body = rigid.t, rigid.body
+        companion = link_model_peaks(study, bases, loads, t, clock, progress) if study.compare_link_model else None
+        errors = {n: equilibrium_error(study.parts[n], ld) for n, ld in loads.items()}
+        with progress_bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
+            arm = arm_stage(prep.chain, study.parts, body, loads, errors, t, arm_options(study), rigid.point_forces,
+                            bar if progress else None)
+        arm_mode = (float(arm.modes_hz[0]), arm.modes_time_s)
+        tool = ToolPointChecks(arm.tool_deflection, *arm_mode) if study.tool_point else None
+        # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the
+        # per-link model's warnings about the minimum-norm split and the tree-only tool deflection do not apply
+        warnings = [] if study.quasi_static else arm_basis_warnings(arm.cutoff_hz, prep.grid.shortest_ramp)
+        return StructuralResult(
+            solutions=arm.solutions, tool=tool, arm_mode=arm_mode, undetermined=np.zeros_like(body.undetermined),
+            tree_only_tool_deflection=False, arm_dynamics="not captured" if study.quasi_static else "integrated",
+            warnings=warnings, arm=arm, link_model=companion)

@@ -1,0 +1,73 @@
+"""What a structural model gives the rest of a run (:class:`StructuralResult`), and what it is (:class:`StructuralModel`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..checks import LinkSolution, ToolPointChecks
+from ..notes import Note
+
+
+@dataclass(frozen=True)
+class LinkModelPeaks:
+    """The per-link model's own numbers per link, for a run of another model that asked for them beside its own
+    (``Study(compare_link_model=True)``): ``max_von_mises_pa`` its peak von Mises [Pa] (unaveraged, element nodes),
+    ``quasi_static_max_von_mises_pa`` its peak without elastic inertia [Pa] (NaN when the link keeps no modes),
+    ``lowest_frequency_hz`` the link's first mode clamped at its proximal joint [Hz] (NaN: no modes kept)."""
+
+    max_von_mises_pa: dict[str, float]
+    quasi_static_max_von_mises_pa: dict[str, float]
+    lowest_frequency_hz: dict[str, float]
+
+
+@dataclass(frozen=True)
+class StructuralResult:
+    """The structural stage's result on the analysis samples.
+
+    ``solutions`` link -> ``checks.LinkSolution`` (the layout the checks, fatigue and results read, whichever model
+    made it); ``tool`` the tool point's deflection and the arm's lowest mode (None without a tool point);
+    ``arm_mode`` (Hz, time [s]) the arm's lowest mode as the model knows it (estimated or assembled; NaN: none),
+    for the load-ramp warning; ``undetermined`` (n_joints, 6) bool the joint wrench components the model leaves to
+    rigid-body mechanics' minimum-norm split; ``tree_only_tool_deflection`` the tool deflection leaves out the
+    loops' stiffness; ``arm_dynamics`` 'integrated' when the model integrates the arm's modes in time, else 'not
+    captured'; ``warnings`` the model's own notes; ``arm`` the arm model's ``flex.stage.ArmStage`` (None for the
+    per-link model); ``link_model`` the per-link model's numbers beside the arm model's (None unless asked for)."""
+
+    solutions: dict[str, LinkSolution]
+    tool: ToolPointChecks | None
+    arm_mode: tuple[float, float]
+    undetermined: np.ndarray
+    tree_only_tool_deflection: bool
+    arm_dynamics: str
+    warnings: list[Note] = field(default_factory=list)
+    arm: Any = None
+    link_model: LinkModelPeaks | None = None
+
+    @property
+    def mode_shapes(self):
+        """The assembled arm's lowest mode shapes (``flex.modes.ArmModeShapes``), None for the per-link model."""
+        return None if self.arm is None else self.arm.mode_shapes
+
+
+class StructuralModel(Protocol):
+    """One way to compute the links' elastic response: ``name`` as ``Study.flexibility`` names it."""
+
+    name: str
+
+    def check(self, study, chain) -> None:
+        """InputError for a study (``study.Study``, its ``chain`` a ClosedChain) this model cannot run."""
+
+    def link_stresses(self, study) -> bool:
+        """Whether the per-link bases need their stress basis (their stresses are read), not only their modes."""
+
+    def note(self, study) -> str:
+        """One line for the run header: the model and what it does."""
+
+    def solve(self, study, prep, rigid, loads: dict, bases: dict, frames: np.ndarray, clock,
+              progress: bool) -> StructuralResult:
+        """The response on the rigid stage's samples ``rigid.t``: ``prep`` the study's prepared inputs
+        (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads,
+        ``bases`` link -> the per-link ``fe.response.LinkBasis``, ``frames`` the output frames' indices into ``t``,
+        ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars."""
