@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from .errors import InputError
 from .fe.geometry import coarser_meshes
+from .fe.part import deferred_mesh_reading
 
 QUICK_SIZE_FACTOR = 2.0  # element sizes times this: 56,138 nodes instead of 150,101 on paper 004
 QUICK_FRAMES = 26  # output frames written at most
@@ -32,7 +33,8 @@ def quick_study(module, build_study):
     InputError when neither coarsens a part."""
     hook = getattr(module, "mesh_part", None) if module is not None else None
     if callable(hook):
-        study = build_study()  # its own meshes (a generator's cache keeps full-size meshes only)
+        with deferred_mesh_reading():  # the study's own mesh files are replaced unread
+            study = build_study()
         parts = {name: hook(name, QUICK_SIZE_FACTOR, study) for name in study.parts}
     else:
         with coarser_meshes(QUICK_SIZE_FACTOR) as coarsening:

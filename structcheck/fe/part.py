@@ -25,6 +25,8 @@ displacement, Nastran's RBE3), 'inertia_relief' (free part), and component suppo
 """
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -105,7 +107,10 @@ class Part:
 
         ``surfaces`` adds geometric selections: name -> callable(x (3, n) facet midpoints) -> bool mask.
         ``geometry_order``: None (curved elements if the file has mid-side nodes, ``tetra10``), 1 (straight
-        edges: mid-side nodes of the file ignored) or 2 (curved; the file must have mid-side nodes)."""
+        edges: mid-side nodes of the file ignored) or 2 (curved; the file must have mid-side nodes). Within
+        :func:`deferred_mesh_reading` the file is read on first use instead (an :class:`UnreadPart`)."""
+        if _DEFERRED.get():
+            return UnreadPart(lambda: cls.from_mesh(path, material, units, surfaces, geometry_order), Path(path))
         tm = read_mesh(path, units)
         return cls.from_tetmesh(tm, material, surfaces, name=Path(path).stem, geometry_order=geometry_order)
 
@@ -449,3 +454,40 @@ def _find_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
     pos = np.full(inv.max() + 1, -1, dtype=np.int64)
     pos[inv[:len(table)]] = np.arange(len(table))
     return pos[inv[len(table):]]
+
+
+_DEFERRED = contextvars.ContextVar("structcheck_deferred_mesh_reading", default=False)
+
+
+@contextmanager
+def deferred_mesh_reading():
+    """Within the block :meth:`Part.from_mesh` reads no file: it returns an :class:`UnreadPart`, read on first use.
+    A quick look builds a study this way and replaces its parts before any is used (:mod:`structcheck.quick`), so
+    the full-size meshes are never read."""
+    token = _DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+
+
+class UnreadPart:
+    """A :meth:`Part.from_mesh` not yet read (:func:`deferred_mesh_reading`): the first attribute asked for reads
+    the mesh file ``path`` into the Part it stands for, which answers that and every later one."""
+
+    def __init__(self, read, path: Path):
+        self._read, self.path, self._part = read, path, None
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_read", "_part", "path"):
+            raise AttributeError(name)
+        if self._part is None:
+            token = _DEFERRED.set(False)
+            try:
+                self._part = self._read()
+            finally:
+                _DEFERRED.reset(token)
+        return getattr(self._part, name)
+
+    def __repr__(self) -> str:
+        return f"UnreadPart({str(self.path)!r})"

@@ -68,6 +68,36 @@ def test_a_script_with_mesh_part_is_re_meshed_through_it(tmp_path):
     assert s["quick"] and s["links"]["beam"]["n_elements"] == 6 * n * 2 * 2  # 20 x 2 x 2 hexahedra, 6 tets each
 
 
+UNREAD = HOOKED.replace("from tiny_study import build, study", """from tiny_study import build as tiny_build
+
+
+from structcheck.study import lazy_study
+
+
+def build():
+    return tiny_build(mesh_file="never_read.msh")  # no such file: a quick look must not read it
+
+
+__getattr__ = lazy_study(build)""")
+
+
+def test_a_quick_look_reads_none_of_the_study_s_own_mesh_files(tmp_path):
+    """With mesh_part the study's own meshes are replaced unread (structcheck.fe.part.deferred_mesh_reading): a
+    full-size mesh file that is not there is not missed; read outside a quick look it is."""
+    from structcheck.fe.part import Part, UnreadPart, deferred_mesh_reading
+
+    write_small_study(tmp_path)
+    (tmp_path / "unread.py").write_text(UNREAD)
+    assert main(["run", str(tmp_path / "unread.py"), "--out", str(tmp_path / "q"), "--quiet", "--no-vtk",
+                 "--quick"]) == 0
+    assert main(["run", str(tmp_path / "unread.py"), "--out", str(tmp_path / "f"), "--quiet", "--no-vtk"]) == 2
+    with deferred_mesh_reading():
+        unread = Part.from_mesh(tmp_path / "never_read.msh")
+    assert isinstance(unread, UnreadPart)
+    with pytest.raises(Exception, match="never_read"):
+        unread.n_dofs  # noqa: B018 (first use reads the file)
+
+
 def test_meshes_from_files_cannot_be_coarsened(tmp_path, capsys):
     script = write_small_study(tmp_path)
     assert main(["run", str(script), "--out", str(tmp_path / "q"), "--quick"]) == 2
