@@ -73,7 +73,7 @@ def main():
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "bench_averaged.json").write_text(json.dumps(
         {"links": rows, **{k + "_s": v for k, v in sums.items()},
-         "study_total_s": result.summary["timings_s"]["total"]}, indent=2))
+         "study_total_s": result.summary.timings_s["total"]}, indent=2))
 
 
 if __name__ == "__main__":

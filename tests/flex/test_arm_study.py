@@ -40,20 +40,20 @@ def slow(parts, tmp_path_factory):
 def test_summary_and_csv_of_an_arm_run(slow):
     arm, link, out = slow
     s = arm.summary
-    assert s["flexibility"] == "arm" and link.summary["flexibility"] == "link"
-    assert link.summary["arm_modes_hz"] is None and link.summary["max_total_deformation_m"] is None
-    f = np.array(s["arm_modes_hz"])
+    assert s.flexibility == "arm" and link.summary.flexibility == "link"
+    assert link.summary.arm_modes_hz is None and link.summary.max_total_deformation_m is None
+    f = np.array(s.arm_modes_hz)
     assert f.shape == (6,) and np.all(np.diff(f) >= 0) and f[0] > 0
-    assert s["arm_lowest_mode_hz"] == pytest.approx(f[0])
-    for name, entry in s["links"].items():
-        assert entry["max_von_mises_link_model_pa"] == pytest.approx(link.summary["links"][name]["max_von_mises_pa"])
+    assert s.arm_lowest_mode_hz == pytest.approx(f[0])
+    for name, entry in s.links.items():
+        assert entry.max_von_mises_link_model_pa == pytest.approx(link.summary.links[name].max_von_mises_pa)
     # total deformation relative to the ground: the tool end of the arm, at least the tool point's deflection
-    assert s["max_total_deformation_m"] >= 0.99 * s["tool_point_deflection_m"]
+    assert s.max_total_deformation_m >= 0.99 * s.tool_point_deflection_m
     csv = read_csv(out / "links.csv")
     d = np.c_[csv["tool_point_deflection_x_m"], csv["tool_point_deflection_y_m"], csv["tool_point_deflection_z_m"]]
     assert np.allclose(d, arm.tool_point_deflection)
-    assert np.linalg.norm(d, axis=1).max() == pytest.approx(s["tool_point_deflection_m"])
-    assert not any("arm-level dynamics" in w for w in s["warnings"])
+    assert np.linalg.norm(d, axis=1).max() == pytest.approx(s.tool_point_deflection_m)
+    assert not any("arm-level dynamics" in w for w in s.warnings)
 
 
 def test_slow_load_agrees_with_the_link_model(slow):
@@ -123,8 +123,8 @@ def test_payload_mass_swings_on_the_flexible_chain(parts):
             progress=False, write=False).summary
     b = tip_mass_roots(1.0, 1)[0]
     f_ref = b ** 2 * np.sqrt(steel.E * I / (steel.density * A * L ** 4)) / (2 * np.pi)
-    assert s["arm_modes_hz"][0] == pytest.approx(f_ref, rel=0.01)
-    assert s["arm_modes_hz"][1] == pytest.approx(f_ref, rel=0.01)
+    assert s.arm_modes_hz[0] == pytest.approx(f_ref, rel=0.01)
+    assert s.arm_modes_hz[1] == pytest.approx(f_ref, rel=0.01)
 
 
 def test_the_arm_stage_counts_its_links_and_segments(capsys):

@@ -82,10 +82,10 @@ def test_moving_parallelogram_balances(parts):
     # the coupler translates: joint2 = -joint1, and the rocker follows the crank
     np.testing.assert_allclose(q[:, names.index("joint2")], -q[:, names.index("joint1")], atol=1e-10)
     np.testing.assert_allclose(q[:, names.index("joint3")], q[:, names.index("joint1")], atol=1e-10)
-    checks = res.summary["checks"]
-    assert checks["power_balance_rel_error"] < 1e-8
-    assert checks["equilibrium_rel_error"] < 1e-8
-    assert checks["rigid_body_equilibrium_rel_error"] < 1e-10
-    assert 0.0 <= checks["loop_closure_residual"] < 1e-10  # [m], the cut joint's gap over the motion
+    checks = res.summary.checks
+    assert checks.power_balance_rel_error < 1e-8
+    assert checks.equilibrium_rel_error < 1e-8
+    assert checks.rigid_body_equilibrium_rel_error < 1e-10
+    assert 0.0 <= checks.loop_closure_residual < 1e-10  # [m], the cut joint's gap over the motion
     # passive joints carry no actuator torque
     assert np.all(res.tau[:, names.index("joint2")] == 0) and np.all(res.tau[:, names.index("joint3")] == 0)

@@ -33,7 +33,7 @@ def test_summary_extra_merges_nested_keys_and_write_extra_writes_into_the_folder
     s = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert s["checks"]["tip_deflection_mm"] == pytest.approx(1e3 * s["tool_point_deflection_m"], rel=1e-15)
     assert "power_balance_rel_error" in s["checks"] and s["paper"] == {"table": [1, 2]}
-    assert res.summary["paper"] == {"table": [1, 2]}
+    assert res.summary.extra["paper"] == {"table": [1, 2]}
     assert (tmp_path / "out" / "paper_table.csv").read_text() == "a,b\n1,2\n"
     assert "loop_closure_residual" not in s["checks"]  # an open tree has no loops to close
 
