@@ -58,9 +58,9 @@ def test_life_at_midspan_node_matches_the_hand_sn_life(cantilever_run):
         assert env["fatigue_life_cycles"][node[0]] == pytest.approx(ec3_71_life(dsigma), rel=0.01)
         assert env["fatigue_damage"][node[0]] == pytest.approx(1 / env["fatigue_life_cycles"][node[0]], rel=1e-12)
     s = json.loads((out / "summary.json").read_text())["links"]["beam"]
-    assert s.min_fatigue_life_cycles == pytest.approx(env["fatigue_life_cycles"].min(), rel=1e-12)
-    assert s.min_fatigue_life_hours == pytest.approx(s.min_fatigue_life_cycles / 100.0)
-    assert s.location_of_min_life_m[0] < 0.02  # at the clamped root, where the moment is largest
+    assert s["min_fatigue_life_cycles"] == pytest.approx(env["fatigue_life_cycles"].min(), rel=1e-12)
+    assert s["min_fatigue_life_hours"] == pytest.approx(s["min_fatigue_life_cycles"] / 100.0)
+    assert s["location_of_min_life_m"][0] < 0.02  # at the clamped root, where the moment is largest
     assert (out / "plots" / "fatigue_beam.png").is_file()
 
 

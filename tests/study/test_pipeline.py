@@ -85,10 +85,10 @@ def test_payload_mass_at_rest_equals_its_weight_as_a_force(arm_parts):
                   progress=False, write=False).summary
     as_force = run(Study(name="force", point_forces=(PointForce("tool", m * g, (0, 0, -1)),), **base),
                    progress=False, write=False).summary
-    assert as_mass["tool_point_deflection_m"] == pytest.approx(as_force["tool_point_deflection_m"], rel=1e-9)
+    assert as_mass.tool_point_deflection_m == pytest.approx(as_force.tool_point_deflection_m, rel=1e-9)
     for name in ("link1", "link2"):
-        assert as_mass["links"][name]["max_von_mises_pa"] == pytest.approx(
-            as_force["links"][name]["max_von_mises_pa"], rel=1e-9)
+        assert as_mass.links[name].max_von_mises_pa == pytest.approx(
+            as_force.links[name].max_von_mises_pa, rel=1e-9)
 
 
 def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
@@ -126,13 +126,13 @@ def test_non_structural_mass_loads_its_pad(arm_parts):
     common = dict(motion={}, parts=parts, t_end=1.0, n_frames=3, quasi_static=True, tool_point="tool")
     a = run(Study(flexibility="link", name="bare", robot=robot, **common), progress=False, write=False).summary
     b = run(Study(flexibility="link", name="motor", robot=loaded, **common), progress=False, write=False).summary
-    assert b["checks"]["equilibrium_rel_error"] < 1e-9
+    assert b.checks.equilibrium_rel_error < 1e-9
     E, I = parts["link1"].material.E, H ** 4 / 12
     W, a_ = 2.0 * 9.81, L1 / 2
     # point load W at a from the clamp: tip of link1 moves W a^3/3EI + W a^2/2EI (L1 - a), rotates W a^2/2EI;
     # the tool, L2 further, gains that rotation times L2 (shear terms are below 0.3% here)
     extra = W * a_ ** 3 / (3 * E * I) + W * a_ ** 2 / (2 * E * I) * (L1 - a_) + W * a_ ** 2 / (2 * E * I) * L2
-    assert b["tool_point_deflection_m"] - a["tool_point_deflection_m"] == pytest.approx(extra, rel=0.03)
+    assert b.tool_point_deflection_m - a.tool_point_deflection_m == pytest.approx(extra, rel=0.03)
 
 
 def test_deflection_limit_enters_the_verdict(arm_parts):
@@ -152,8 +152,8 @@ def test_robot_inertia_that_differs_from_the_mesh_is_reported(arm_parts):
     study = Study(name="massless", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
                   flexibility="link", quasi_static=True, inertia_from_meshes=False)
     summary = run(study, progress=False, write=False).summary
-    assert summary["checks"]["equilibrium_rel_error"] > 0.5
-    assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary["warnings"])
+    assert summary.checks.equilibrium_rel_error > 0.5
+    assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary.warnings)
 
 
 def test_arm_at_rest_under_gravity_is_static(arm_parts):

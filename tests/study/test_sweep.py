@@ -93,8 +93,8 @@ def test_sweep_writes_a_folder_per_variant_and_csv_from_their_summaries(swept):
         assert (r["max_von_mises_pa"], r["min_safety_factor"], r["max_deformation_m"], r["tool_point_deflection_m"],
                 r["mass_kg"]) == (s.max_von_mises_pa, beam.min_safety_factor, s.max_deformation_m,
                                   s.tool_point_deflection_m, beam.mass_kg)
-        assert r["verdict"] == ("pass" if s["passed"] else "fail") and r["status"] == "ran" and r["error"] is None
-        assert r["run_time_s"] == s["timings_s"]["total"] + s["timings_s"]["write"]
+        assert r["verdict"] == ("pass" if s.passed else "fail") and r["status"] == "ran" and r["error"] is None
+        assert r["run_time_s"] == s.timings_s["total"] + s.timings_s["write"]
         assert not (folder / "robot.vtkhdf").exists() and not (folder / "robot.pvd").exists()  # unless --vtk
         record = json.loads((folder / INPUTS_FILE).read_text())
         assert record["study_sha256"] == file_sha256(study) and record["options"] == OPTIONS
