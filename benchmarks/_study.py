@@ -126,6 +126,7 @@ def run_study(out: Path, mesh_dir: str = "") -> dict:
     t0 = time.perf_counter()
     import loading_unloading_6dof as script
 
+    from structcheck.results import read_summary
     from structcheck.study import run
 
     study = script.build(mesh_dir=mesh_dir) if mesh_dir else script.study
@@ -138,21 +139,20 @@ def run_study(out: Path, mesh_dir: str = "") -> dict:
     result = run(study, out, progress=False)
     t_run = time.perf_counter() - t1
     cpu["run_and_write"] = _cpu() - c1
-    summary = json.loads((out / "summary.json").read_text())  # with the writing time
+    summary = read_summary(out)  # with the writing time
     peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # the run's, before the floor's
     results_mb = sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 1e6
     build = (lambda: script.build(mesh_dir=mesh_dir).parts) if mesh_dir else (lambda: script.build().parts)
     floor_detail = measure_floor(build, SUPPORTS)
     floor = min(floor_detail.values())
-    links = summary["links"] if isinstance(summary.get("links"), dict) else {}
     return {
         "build_s": t_build, "run_and_write_s": t_run, "floor_s": floor, "floor_detail_s": floor_detail,
         "over_floor": t_run / floor,
-        "phases_s": phases, "study_timings_s": summary.get("timings_s", {}), "cpu_s": cpu,
+        "phases_s": phases, "study_timings_s": summary.timings_s, "cpu_s": cpu,
         "load_average_1min": os.getloadavg()[0],
-        "total_nodes": summary["analysis"]["total_nodes"], "dofs": 3 * summary["analysis"]["total_nodes"],
+        "total_nodes": summary.analysis.total_nodes, "dofs": 3 * summary.analysis.total_nodes,
         "n_samples": len(result.t), "n_links": len(study.parts),
-        "max_von_mises_mpa": {n: v.get("max_von_mises_pa", float("nan")) / 1e6 for n, v in links.items()},
+        "max_von_mises_mpa": {n: v.max_von_mises_pa / 1e6 for n, v in summary.links.items()},
         "peak_rss_mb": peak_rss_mb, "results_mb": results_mb,
         "mesh_dir": mesh_dir or str(ROOT / "meshes" / "paper004"),
     }

@@ -89,7 +89,7 @@ def run_once(flexibility: str, write: bool) -> dict:
         for module, fns in originals:
             for name, fn in fns.items():
                 setattr(module, name, fn)
-    links = result.summary.get("links", {})
+    links = result.summary.links
     return {"flexibility": flexibility, "wall_s": wall, "cpu_s": cpu, "load_1min": [load0, os.getloadavg()[0]],
             "phases_wall_s": clocks.wall, "phases_cpu_s": clocks.cpu,
             "arm_phases_wall_s": arm_clock.wall, "arm_phases_cpu_s": arm_clock.cpu,

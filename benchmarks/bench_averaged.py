@@ -68,12 +68,12 @@ def main():
     print(f"{'all':>12} {sums['respond']:6.2f} ({sums['respond_cpu']:6.2f}) averaged {sums['extra']:.2f} "
           f"({sums['extra_cpu']:.2f}): {100 * sums['extra'] / sums['respond']:.1f}% "
           f"({100 * sums['extra_cpu'] / sums['respond_cpu']:.1f}%) of respond; study total "
-          f"{result.summary['timings_s']['total']:.2f} s, {result.summary['analysis']['n_time_samples']} samples")
+          f"{result.summary.timings_s['total']:.2f} s, {result.summary.analysis.n_time_samples} samples")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "bench_averaged.json").write_text(json.dumps(
         {"links": rows, **{k + "_s": v for k, v in sums.items()},
-         "study_total_s": result.summary["timings_s"]["total"]}, indent=2))
+         "study_total_s": result.summary.timings_s["total"]}, indent=2))
 
 
 if __name__ == "__main__":

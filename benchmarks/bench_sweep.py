@@ -115,7 +115,7 @@ def main():
         result["ratio_2_to_1_local_single_thread"] = times["local_2_workers"] / times["local_1_workers_1_thread"]
     from structcheck.results import read_summary
 
-    result["total_nodes"] = read_summary(root / "local_1_workers" / base[0]["variant"])["analysis"]["total_nodes"]
+    result["total_nodes"] = read_summary(root / "local_1_workers" / base[0]["variant"]).analysis.total_nodes
     print(f"{n_variants} variants of {STUDY.name}, {result['total_nodes']} P2 nodes each; mean variant run time "
           f"(summary.json, 1 worker): {result['mean_variant_run_time_s_1_worker']:.1f} s; {os.cpu_count()} cores "
           f"(other processes share them: the wall-time ratio is only meaningful when idle)")

@@ -57,12 +57,12 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
     print(format_table(result.summary))
     if quick:
         print(QUICK_NOTE)
-    for line in console_lines(result.notes or result.summary.get("warnings", []), str(Path(out) / "summary.json")):
+    for line in console_lines(result.notes or result.summary.warnings, str(Path(out) / "summary.json")):
         print(line)
     robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
     where = f"; open {Path(out) / robot_file} in ParaView" if vtk else ""
     print(f"results written to {out}{where}")
-    return EXIT_OK if result.summary["passed"] else EXIT_FAIL
+    return EXIT_OK if result.summary.passed else EXIT_FAIL
 
 
 def _asked(study, args):

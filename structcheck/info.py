@@ -29,14 +29,14 @@ def study_info(study, progress: bool = True) -> list[str]:
                       flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
     summary = run(at_home, progress=progress, write=False).summary
     lines.append(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
-    for name, L in summary["links"].items():
-        lines.append(f"{name:<12} {L['material']:<8} {L['mass_kg']:9.3f} {L['n_nodes']:7d} {L['n_elements']:8d} "
-                     f"{L['lowest_frequency_hz']:9.1f}")
+    for name, L in summary.links.items():
+        f1 = L.lowest_frequency_hz if L.lowest_frequency_hz is not None else float("nan")
+        lines.append(f"{name:<12} {L.material:<8} {L.mass_kg:9.3f} {L.n_nodes:7d} {L.n_elements:8d} {f1:9.1f}")
     # one lowest-mode figure, from the model the study runs: the arm model's assembled modes, else the per-link
     # model's estimate (two different figures one after the other read as a contradiction)
     arm = arm_info(study, progress=progress) if study.flexibility == "arm" else None
-    estimate = summary.get("arm_lowest_mode_hz")
-    if arm is None and estimate is not None and estimate == estimate:
+    estimate = summary.arm_lowest_mode_hz
+    if arm is None and estimate is not None:
         lines.append(f"arm's lowest mode at home, per-link model's estimate (Rayleigh quotient of the chained link "
                      f"compliances, payload included): {estimate:.1f} Hz")
     if arm is not None:

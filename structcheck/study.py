@@ -30,7 +30,7 @@ from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
-from .results.summary import flexibility_summary, merge_summary, run_summary
+from .results.summary import merge_summary, run_summary
 from .progress import Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
 from .structural import link_bases, structural_model
@@ -410,9 +410,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         structure.arm_dynamics), *structure.warnings]
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
     failed = failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m)
-    summary = run_summary(study, prep.chain, body, links, tool, failed, warnings,
+    summary = run_summary(study, prep.chain, body, links, structure, failed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick)
-    summary = flexibility_summary(summary, study, structure.arm, structure.link_model)
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,

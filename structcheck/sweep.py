@@ -461,12 +461,12 @@ def _row(folder: Path, params: dict, name: str, outcome: dict) -> dict:
         s = read_summary(folder)
     except InputError as exc:  # removed or damaged since it ran
         return {**row, "status": "failed", "error": " ".join(str(exc).split())}
-    links = s["links"].values()
-    sf = [L["min_safety_factor"] for L in links if L.get("min_safety_factor") is not None]
-    timings = s.get("timings_s", {})
-    row.update(verdict="pass" if s["passed"] else "fail", max_von_mises_pa=s["max_von_mises_pa"],
-               min_safety_factor=min(sf) if sf else None, max_deformation_m=s["max_deformation_m"],
-               tool_point_deflection_m=s.get("tool_point_deflection_m"),
-               mass_kg=sum(L["mass_kg"] for L in links),
+    links = s.links.values()
+    sf = [L.min_safety_factor for L in links if L.min_safety_factor is not None]
+    timings = s.timings_s or {}
+    row.update(verdict="pass" if s.passed else "fail", max_von_mises_pa=s.max_von_mises_pa,
+               min_safety_factor=min(sf) if sf else None, max_deformation_m=s.max_deformation_m,
+               tool_point_deflection_m=s.tool_point_deflection_m,
+               mass_kg=sum(L.mass_kg for L in links),
                run_time_s=timings.get("total", 0.0) + timings.get("write", 0.0))
     return row

@@ -97,7 +97,7 @@ def paper_summary(result, setup) -> dict:
     """The keys the study adds to summary.json: ``joints.<J>.max_torque_nm`` of the driven joints and ``paper000``
     (our peak torques and times beside the paper's, the path and eq. (23) checks, the masses used)."""
     peaks = torque_peaks(result, setup)
-    link_mass = {n: float(L.summary()["mass_kg"]) for n, L in result.links.items()} if result.links else {}
+    link_mass = {n: float(L.mass_kg) for n, L in result.links.items()} if result.links else {}
     static = driven_torques(setup.chain, result, setup, rates=False)
     variants = {name: driven_torques(ch, result, setup) for name, ch in setup.variants.items()}
     compare = {}

@@ -1,5 +1,6 @@
 import fcntl
 import importlib.util
+import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,7 +42,7 @@ class Paper004Run:
 def paper004_run(tmp_path_factory) -> Paper004Run:
     """Runs the full paper-004 study once per test session, into a folder shared by the xdist workers (the first
     worker to get the lock runs it; the others read its folder, which appears whole, moved into place)."""
-    from structcheck.results import read_csv, read_summary
+    from structcheck.results import read_csv
     from structcheck.study import run
 
     root = tmp_path_factory.getbasetemp()
@@ -53,7 +54,8 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (out / "summary.json").is_file():
             run(replace(mod.study, compare_link_model=True), out, progress=False)
-    return Paper004Run(module=mod, out=out, summary=read_summary(out), joints=read_csv(out / "joints.csv"))
+    return Paper004Run(module=mod, out=out, summary=json.loads((out / "summary.json").read_text()),
+                       joints=read_csv(out / "joints.csv"))
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the group marks

@@ -33,7 +33,7 @@ from ..errors import InputError
 from ..fe.stress import von_mises
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress_weights, plane_normals, signed_von_mises, stress_norm
-from .meanstress import MEAN_STRESS_METHODS, beyond_ultimate, check_method, equivalent_amplitude
+from .meanstress import MEAN_STRESS_METHODS, as_correction, beyond_ultimate, default_correction, equivalent_amplitude
 from .refine import loss_bound, plane_histories, refine_normals, refinement_radii
 from .sn import SNCurve, get_sn_curve
 
@@ -50,10 +50,10 @@ def miner_damage(cycles: Cycles, curve: SNCurve, mean_stress: str = "goodman") -
     return float(np.sum(_cycle_damage(cycles.range, cycles.mean, cycles.count, curve, mean_stress)))
 
 
-def _cycle_damage(rng, mean, count, curve: SNCurve, mean_stress: str) -> np.ndarray:
+def _cycle_damage(rng, mean, count, curve: SNCurve, mean_stress) -> np.ndarray:
     if curve.quantity == "range":
         S = rng
-    elif mean_stress == "none" or curve.ultimate_strength is None:
+    elif not as_correction(mean_stress).corrects or curve.ultimate_strength is None:
         S = 0.5 * rng
     else:
         S = equivalent_amplitude(0.5 * rng, mean, curve.ultimate_strength, mean_stress)
@@ -105,29 +105,24 @@ class FatigueResult:
 
 
 # ---------------------------------------------------------------------- screening bounds
-def onset_scale(R, M, mid, curve: SNCurve, mean_stress: str) -> np.ndarray:
+def onset_scale(R, M, mid, curve: SNCurve, mean_stress) -> np.ndarray:
     """Smallest scale x of a history (range R, maximum M, midrange mid; arrays [Pa]) at which one of its
-    cycles can damage (module docstring); inf for a history that cannot."""
+    cycles can damage (module docstring); inf for a history that cannot. ``mean_stress`` a correction or its
+    name (:mod:`.meanstress`)."""
     R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
     L = curve.limit
     with np.errstate(divide="ignore", invalid="ignore"):
         if curve.quantity == "range":
             x = L / R
         else:
-            a = 0.5 * R
-            if mean_stress in ("goodman", "gerber"):
-                x = L / (a + L * np.clip(mid, 0.0, None) / curve.ultimate_strength)
-            elif mean_stress == "swt":
-                x = L / np.sqrt(np.clip(M, 0.0, None) * a)
-            else:
-                x = L / a
+            x = as_correction(mean_stress).onset(L, 0.5 * R, M, mid, curve.ultimate_strength)
         x = np.where(R > 0, x, np.inf)
         if curve.ultimate_strength is not None:
             x = np.minimum(x, curve.ultimate_strength / np.clip(M, 0.0, None))
     return np.nan_to_num(x, nan=np.inf)
 
 
-def cap_scale(R, M, mid, curve: SNCurve, mean_stress: str, design_life: float) -> np.ndarray:
+def cap_scale(R, M, mid, curve: SNCurve, mean_stress, design_life: float) -> np.ndarray:
     """Scale x at which the largest cycle of a history (range R, maximum M, midrange mid; arrays [Pa]) alone
     gives the life ``design_life``: every history's safety factor is at most its x (the other cycles only add
     damage), so the smallest x over the nodes caps the safety factor of the whole set. The largest rainflow
@@ -139,17 +134,7 @@ def cap_scale(R, M, mid, curve: SNCurve, mean_stress: str, design_life: float) -
         if curve.quantity == "range":
             x = S_L / R
         else:
-            a = 0.5 * R
-            m = np.clip(mid, 0.0, None)
-            if mean_stress == "goodman":
-                x = S_L / (a + S_L * m / curve.ultimate_strength)
-            elif mean_stress == "gerber":  # root of (S_L m^2 / S_u^2) x^2 + a x - S_L = 0, in its stable form
-                c = S_L * (m / curve.ultimate_strength) ** 2
-                x = 2.0 * S_L / (a + np.sqrt(a * a + 4.0 * c * S_L))
-            elif mean_stress == "swt":
-                x = S_L / np.sqrt(np.clip(M, 0.0, None) * a)
-            else:
-                x = S_L / a
+            x = as_correction(mean_stress).cap(S_L, 0.5 * R, M, mid, curve.ultimate_strength)
         x = np.where(R > 0, x, np.inf)
         if curve.ultimate_strength is not None:  # the largest cycle's mean reaches the ultimate: life 0
             x = np.minimum(x, curve.ultimate_strength / np.clip(mid, 0.0, None))
@@ -261,10 +246,11 @@ class _Refinement:
     the refinement radii and the criteria maximized (the largest cycle's equivalent amplitude at scale 1 and, where
     it ranks planes differently - Goodman, Gerber - with a design life, the inverse of its :func:`cap_scale`)."""
 
-    def __init__(self, grid, step_deg, curve: SNCurve, mean_stress: str, design_life: float | None):
-        self.grid, self.curve, self.mean_stress, self.design_life = grid, curve, mean_stress, design_life
+    def __init__(self, grid, step_deg, curve: SNCurve, mean_stress, design_life: float | None):
+        self.grid, self.curve, self.design_life = grid, curve, design_life
+        self.mean_stress = as_correction(mean_stress)
         self.radii = refinement_radii(step_deg)
-        self.two = design_life is not None and curve.quantity != "range" and mean_stress in ("goodman", "gerber")
+        self.two = design_life is not None and curve.quantity != "range" and self.mean_stress.ranks_by_cap
         self.n_crit = 2 if self.two else 1
 
     def scores(self, hi, lo) -> np.ndarray:
@@ -273,7 +259,7 @@ class _Refinement:
         c = self.curve
         if c.quantity == "range":
             return R[..., None]
-        if self.mean_stress == "none" or c.ultimate_strength is None:
+        if not self.mean_stress.corrects or c.ultimate_strength is None:
             return 0.5 * R[..., None]
         e = equivalent_amplitude(0.5 * R, mid, c.ultimate_strength, self.mean_stress)
         if not self.two:
@@ -376,7 +362,7 @@ def _dominated(R, mid, n_ub, node, curve, mean_stress, onset) -> np.ndarray:
     Goodman's bounds; every cycle's equivalent amplitude is at most the largest cycle's, module docstring)."""
     ones = np.ones(R.shape)
     lower = np.where(onset <= 1.0, _cycle_damage(R, mid, ones, curve, mean_stress), 0.0)
-    upper = n_ub * _cycle_damage(R, mid, ones, curve, "goodman" if mean_stress == "gerber" else mean_stress)
+    upper = n_ub * _cycle_damage(R, mid, ones, curve, as_correction(mean_stress).bound)
     best = np.zeros(node.max() + 1 if node.size else 0)
     np.maximum.at(best, node, lower)
     return upper < best[node]
@@ -414,8 +400,7 @@ def _count(S, weights, curve, mean_stress, scale, node_onset, prune: bool = Fals
         if design_life is not None and np.isfinite(scale):
             # the pair's safety factor is at least the scale at which n_ub cycles as bad as its largest reach
             # the design life (n_ub the reversal bound; Goodman bounds Gerber): count it only if that is <= scale
-            floor = cap_scale(R, M, mid, curve, "goodman" if mean_stress == "gerber" else mean_stress,
-                              design_life * n_ub)
+            floor = cap_scale(R, M, mid, curve, as_correction(mean_stress).bound, design_life * n_ub)
             skip = take & (floor > scale)
             if skip.any():
                 next_onset = min(next_onset, float(floor[skip].min()))
@@ -534,12 +519,12 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         raise InputError(f"unknown fatigue method {method!r}; valid ones are {METHODS}")
     curve = get_sn_curve(material).scaled(float(surface_factor))
     if mean_stress is None:
-        mean_stress = "none" if curve.quantity == "range" or curve.ultimate_strength is None else "goodman"
-    check_method(mean_stress)
-    if mean_stress != "none" and curve.quantity == "range":
+        mean_stress = default_correction(curve)
+    mean_stress = as_correction(mean_stress).name
+    if as_correction(mean_stress).corrects and curve.quantity == "range":
         raise InputError(f"{curve.name!r} is a detail category of stress ranges (residual stresses included): "
                          f"use mean_stress='none' (or leave it unset), not {mean_stress!r}")
-    if mean_stress != "none" and curve.ultimate_strength is None:
+    if as_correction(mean_stress).corrects and curve.ultimate_strength is None:
         raise InputError(f"S-N curve {curve.name!r} has no ultimate_strength for the {mean_stress!r} mean-stress "
                          f"correction; give it one or use mean_stress='none' (valid: {MEAN_STRESS_METHODS})")
     if design_life_cycles is not None and not design_life_cycles > 0:

@@ -40,7 +40,7 @@ from ..fe.solvers import single_thread_blas
 from ..fe.stress import VON_MISES_MATRIX, von_mises
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress, signed_von_mises
-from .meanstress import beyond_ultimate, check_method
+from .meanstress import as_correction, beyond_ultimate, check_method, default_correction
 from .damage import (METHODS, _cycle_damage, _reversal_bound, critical_plane_normals, fatigue_life, life_from_damage,
                      miner_damage, onset_scale)
 from .sn import SNCurve, get_sn_curve
@@ -128,8 +128,8 @@ def check_settings(settings: FatigueSettings, part, link: str) -> dict[str, SNCu
 
 def _mean_stress(requested: str | None, curve: SNCurve, where: str) -> str:
     if requested is None:
-        return "none" if curve.quantity == "range" or curve.ultimate_strength is None else "goodman"
-    if requested != "none" and (curve.quantity == "range" or curve.ultimate_strength is None):
+        return default_correction(curve)
+    if as_correction(requested).corrects and (curve.quantity == "range" or curve.ultimate_strength is None):
         raise InputError(f"{where}: curve {curve.name!r} is a detail category of stress ranges (or has no "
                          f"ultimate strength): it takes no mean-stress correction, use mean_stress=None or 'none'")
     return requested
@@ -228,15 +228,8 @@ def _spread_onset(up, down, top, vm, curve: SNCurve, mean_stress: str, method: s
     with np.errstate(divide="ignore", invalid="ignore"):
         if curve.quantity == "range":
             x = L / R
-        elif mean_stress in ("goodman", "gerber"):
-            k = L / curve.ultimate_strength
-            g = (np.maximum(0.5 * R, k * top + 0.5 * ((1.0 + k) * up + (1.0 - k) * down)) if k <= 1.0
-                 else 0.5 * R + k * np.clip(M, 0.0, None))
-            x = L / g
-        elif mean_stress == "swt":
-            x = L / np.sqrt(np.clip(M, 0.0, None) * 0.5 * R)
         else:
-            x = L / (0.5 * R)
+            x = as_correction(mean_stress).spread(L, R, M, top, up, down, curve.ultimate_strength)
         if curve.ultimate_strength is not None:
             x = np.minimum(x, curve.ultimate_strength / np.clip(M, 0.0, None))
     return np.nan_to_num(x, nan=np.inf)
@@ -396,7 +389,7 @@ def _damage_bound(sn, curve, mean_stress, x) -> np.ndarray:
     rounding; inf where a cycle's mean can reach the ultimate strength (static failure)."""
     hi, lo = sn.max(0), sn.min(0)
     grow = x * (1 + 1e-6)
-    ms = "goodman" if mean_stress == "gerber" else mean_stress
+    ms = as_correction(mean_stress).bound
     ones = np.ones(len(hi))
     d = _reversal_bound(sn) * _cycle_damage(grow * (hi - lo), grow * 0.5 * (hi + lo), ones, curve, ms)
     if curve.ultimate_strength is not None:  # every cycle's mean is at most the maximum

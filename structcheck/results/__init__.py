@@ -6,8 +6,8 @@ from .files import prepare_output, write_results
 from .load import Results, load
 from .report import format_table
 from .screenshot import write_screenshot
-from .summary import read_summary, write_summary
+from .schema import RunSummary, read_summary, write_summary
 from .tables import read_csv
 
-__all__ = ["LinkResult", "Results", "RunResult", "format_table", "load", "link_result", "prepare_output", "read_csv", "read_summary",
+__all__ = ["LinkResult", "Results", "RunResult", "RunSummary", "format_table", "load", "link_result", "prepare_output", "read_csv", "read_summary",
            "write_results", "write_screenshot", "write_summary"]

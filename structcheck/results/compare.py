@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError, require_number
-from .summary import read_summary
+from .schema import read_summary
 
 # (summary key, label, unit scale, unit, worse when) ; worse = +1 when higher is worse, -1 when lower is worse
 LINK_METRICS = (
@@ -76,28 +76,29 @@ def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0, allow_qui
     differences would be the meshes', not the design's."""
     require_number("--tolerance", tolerance_pct, "percent of the baseline", at_least=0)
     sb, sc = read_summary(baseline), read_summary(candidate)
-    quick = {bool(sb.get("quick")), bool(sc.get("quick"))}
+    quick = {bool(sb.quick), bool(sc.quick)}
     if len(quick) == 2 and not allow_quick:
         from ..quick import QUICK_SIZE_FACTOR
 
-        which = baseline if sb.get("quick") else candidate
+        which = baseline if sb.quick else candidate
         raise InputError(f"{which!r} is a quick look (meshes {QUICK_SIZE_FACTOR:g}x coarser) and the other a full run: "
                          f"their peaks differ by the meshes, not the design; compare runs of one kind, or pass "
                          f"--allow-quick")
-    missing = sorted(set(sb["links"]) ^ set(sc["links"]))
+    missing = sorted(set(sb.links) ^ set(sc.links))
     if missing:
         raise InputError(f"the two results have different links: {missing} appear in only one of "
-                         f"{baseline!r} ({sorted(sb['links'])}) and {candidate!r} ({sorted(sc['links'])})")
+                         f"{baseline!r} ({sorted(sb.links)}) and {candidate!r} ({sorted(sc.links)})")
     deltas = []
-    for link in sb["links"]:
+    for link, Lb in sb.links.items():
+        Lc = sc.links[link]
         for key, label, scale, unit, worse in LINK_METRICS:
-            if key not in sb["links"][link] and key not in sc["links"][link]:
+            if not (Lb.has(key) or Lc.has(key)):
                 continue
-            deltas.append(_delta(link, key, label, scale, unit, worse, sb["links"][link].get(key),
-                                 sc["links"][link].get(key), tolerance_pct))
+            deltas.append(_delta(link, key, label, scale, unit, worse, getattr(Lb, key), getattr(Lc, key),
+                                 tolerance_pct))
     deltas.append(_delta("(robot)", "tool_point_deflection_m", "tool-point deflection", 1e3, "mm", +1,
-                         sb.get("tool_point_deflection_m"), sc.get("tool_point_deflection_m"), tolerance_pct))
-    return Comparison(deltas, bool(sb["passed"]), bool(sc["passed"]), tolerance_pct)
+                         sb.tool_point_deflection_m, sc.tool_point_deflection_m, tolerance_pct))
+    return Comparison(deltas, bool(sb.passed), bool(sc.passed), tolerance_pct)
 
 
 def format_comparison(cmp: Comparison) -> str:

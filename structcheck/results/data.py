@@ -8,7 +8,7 @@ import numpy as np
 
 from ..checks.solution import LinkSolution
 from ..fe.response import frame_fields
-from .summary import plain
+from .schema import RunSummary
 
 
 def element_geometry(geometry_order: int) -> str:
@@ -83,27 +83,10 @@ class LinkResult:
     fatigue_result: Any = None  # fatigue.LinkFatigue (governing history and cycles, for the plot)
     geometry_order: int = 1
 
-    def summary(self) -> dict[str, Any]:
-        keys = ("material", "mass_kg", "yield_strength_pa", "criterion", "max_von_mises_pa", "time_of_max_s",
-                "location_of_max_m", "location_of_max_link_m", "max_equivalent_strain", "max_deformation_m",
-                "time_of_max_deformation_s", "min_safety_factor", "passed",
-                "max_von_mises_away_from_support_pa", "support_band_m", "lowest_frequency_hz",
-                "quasi_static_max_von_mises_pa", "equilibrium_rel_error", "n_nodes", "n_elements",
-                "max_von_mises_averaged_pa", "time_of_max_averaged_s", "location_of_max_averaged_m",
-                "location_of_max_averaged_link_m", "von_mises_averaged_at_max_pa", "stress_discontinuity",
-                "geometry_order")
-        out = {k: plain(getattr(self, k)) for k in keys}
-        out["element_geometry"] = element_geometry(self.geometry_order)
-        qs = self.quasi_static_max_von_mises_pa
-        # transient peak / quasi-static peak (elastic inertia of the link itself)
-        out["dynamic_amplification"] = plain(self.max_von_mises_pa / qs if qs and np.isfinite(qs) else float("nan"))
-        out.update(plain(self.fatigue))
-        return out
-
 
 @dataclass(frozen=True)
 class RunResult:
-    """A study run: time grids, joint histories, link results, verdict and the summary dictionary.
+    """A study run: time grids, joint histories, link results, verdict and the typed summary (summary.json).
 
     ``t`` (n_t,) is the fine analysis grid [s]; ``frame_times`` (n_frames,) the output frames (a subset of t);
     ``T_world_link_frames`` (n_frames, n_links, 4, 4) places each link at the output frames;
@@ -125,10 +108,10 @@ class RunResult:
     link_names: list[str]
     T_world_link_frames: np.ndarray
     links: dict[str, LinkResult]
-    summary: dict[str, Any]
+    summary: RunSummary
     tool_point_deflection: np.ndarray | None = None
     arm_modes: Any = None
-    notes: tuple = ()  # the run's warnings (structcheck.notes.Note): summary['warnings'] holds their whole text
+    notes: tuple = ()  # the run's warnings (structcheck.notes.Note): summary.warnings holds their whole text
 
 
 def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:

@@ -35,13 +35,14 @@ import os
 import shutil
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InputError
 from .data import RunResult
 from .paraview import write_paraview
-from .summary import write_summary
+from .schema import write_summary
 from .tables import write_joint_csv, write_link_csv
 
 
@@ -88,8 +89,8 @@ def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, p
             write_plots(run, tmp / "plots")
         if extra_files is not None:
             extra_files(run, tmp)
-        timings = {**run.summary.get("timings_s", {}), "write": time.perf_counter() - t0}
-        write_summary({**run.summary, "timings_s": timings}, tmp / "summary.json")
+        timings = {**(run.summary.timings_s or {}), "write": time.perf_counter() - t0}
+        write_summary(replace(run.summary, timings_s=timings), tmp / "summary.json")
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)

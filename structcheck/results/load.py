@@ -1,7 +1,7 @@
 """A results folder read back in Python: ``structcheck.results.load(folder)``.
 
     >>> res = load("results/loading_unloading_6dof")
-    >>> res.summary["max_von_mises_pa"]             # summary.json
+    >>> res.summary.max_von_mises_pa                 # summary.json (results.schema.RunSummary)
     >>> res.times                                   # output frame times [s], (n_frames,)
     >>> robot = res.frame(2.0)                      # pyvista MultiBlock: every link, world placement, nearest frame
     >>> robot["gripper"].point_data["von_mises"]    # [Pa] at each node
@@ -23,25 +23,25 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from .summary import read_summary
+from .schema import RunSummary, read_summary
 from .tables import read_csv
 
 
 @dataclass(frozen=True)
 class Results:
-    """A results folder: ``summary`` (summary.json as a dict), ``times`` (n_frames,) [s] of the stored frames,
+    """A results folder: ``summary`` (summary.json, a ``results.schema.RunSummary``), ``times`` (n_frames,) [s] of the stored frames,
     ``joints`` and ``links`` the columns of joints.csv and links.csv (name -> (n_samples,) array, SI units as in
     their headers)."""
 
     folder: Path
-    summary: dict
+    summary: RunSummary
     times: np.ndarray
     joints: dict = field(repr=False)
     links: dict = field(repr=False)
 
     @property
     def link_names(self) -> list[str]:
-        return list(self.summary["links"])
+        return list(self.summary.links)
 
     def frame(self, time: float):
         """The robot at the stored frame nearest ``time`` [s]: a pyvista ``MultiBlock`` keyed by link name (world
@@ -83,7 +83,7 @@ class Results:
     def _vtu(self, link: str, kind: str):
         import pyvista as pv
 
-        if link not in self.summary["links"]:
+        if link not in self.summary.links:
             raise InputError(f"{self.folder}: no link {link!r}; the links are {self.link_names}")
         path = self.folder / "vtk" / f"{link}_{kind}.vtu"
         if not path.is_file():

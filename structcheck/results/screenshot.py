@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .summary import read_summary
+from .schema import read_summary
 
 
 def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time: float | None = None,
@@ -19,7 +19,7 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
     folder = Path(folder)
     summary = read_summary(folder)
     if time is None:
-        time = summary["links"][summary["max_von_mises_link"]]["time_of_max_s"]
+        time = summary.links[summary.max_von_mises_link].time_of_max_s
     time, blocks = _frame(folder, time)
     plotter = pv.Plotter(off_screen=True, window_size=window_size)
     scale = 1e-6 if field == "von_mises" else 1.0
@@ -31,7 +31,7 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
         plotter.add_mesh(g.extract_surface(algorithm="dataset_surface"), scalars="shown", cmap="turbo",
                          clim=(0, vmax), show_scalar_bar=False)
     plotter.add_scalar_bar(title=f"{field} [MPa]" if field == "von_mises" else field, n_labels=5)
-    plotter.add_text(f"{summary.get('study', folder.name)}  t = {time:.3f} s  max {vmax:.3f}", font_size=10)
+    plotter.add_text(f"{summary.study or folder.name}  t = {time:.3f} s  max {vmax:.3f}", font_size=10)
     plotter.view_isometric()
     plotter.camera.azimuth = 200
     plotter.enable_parallel_projection()

@@ -67,22 +67,22 @@ def test_life_at_midspan_node_matches_the_hand_sn_life(cantilever_run):
 
 def test_safety_factor_brings_the_life_to_the_design_life(cantilever_run):
     _, result, _ = cantilever_run
-    s = result.summary["links"]["beam"]
+    s = result.summary.links["beam"]
     # one cycle per duty cycle, on the m = 3 branch: life(x) = life / x^3 = design life
-    assert s["fatigue_safety_factor"] == pytest.approx((s["min_fatigue_life_cycles"] / 1e4) ** (1 / 3), rel=1e-6)
-    assert s["fatigue_passed"] and s["passed"] and result.summary["passed"]
+    assert s.fatigue_safety_factor == pytest.approx((s.min_fatigue_life_cycles / 1e4) ** (1 / 3), rel=1e-6)
+    assert s.fatigue_passed and s.passed and result.summary.passed
 
 
 def test_verdict_fails_when_the_design_life_exceeds_the_life(cantilever_run, tmp_path):
     _, result, _ = cantilever_run
-    life = result.summary["links"]["beam"]["min_fatigue_life_cycles"]
+    life = result.summary.links["beam"].min_fatigue_life_cycles
     longer = cantilever(tmp_path, design_life_cycles=1.5 * life)
     r = run(longer, None, progress=False, write=False)
-    s = r.summary["links"]["beam"]
-    assert s["min_fatigue_life_cycles"] == pytest.approx(life, rel=1e-12)
-    assert not s["fatigue_passed"] and not s["passed"] and not r.summary["passed"]
-    assert s["fatigue_safety_factor"] == pytest.approx(1.5 ** (-1 / 3), rel=1e-6)
-    assert s["min_safety_factor"] > 1.5  # yield alone would pass: the fatigue flips the verdict
+    s = r.summary.links["beam"]
+    assert s.min_fatigue_life_cycles == pytest.approx(life, rel=1e-12)
+    assert not s.fatigue_passed and not s.passed and not r.summary.passed
+    assert s.fatigue_safety_factor == pytest.approx(1.5 ** (-1 / 3), rel=1e-6)
+    assert s.min_safety_factor > 1.5  # yield alone would pass: the fatigue flips the verdict
 
 
 def test_compare_flags_a_shorter_life(cantilever_run, tmp_path, capsys):

@@ -263,11 +263,11 @@ def test_study_on_a_curved_tube_reports_its_geometry_and_the_ten_node_peak(tmp_p
                   tool_point="tip", flexibility="link")
     result = run(study, tmp_path / "run", progress=True, vtk=False, plots=False)
     assert "elements: curved P2 tets (all links)" in capsys.readouterr().err
-    link = result.summary["links"]["beam"]
-    assert link["element_geometry"] == "curved" and link["geometry_order"] == 2
+    link = result.summary.links["beam"]
+    assert link.element_geometry == "curved" and link.geometry_order == 2
     sol = part.solve_static(["joint1"], wrenches={"tip": ((0, 0, -force), (0, 0, 0), (length, 0, 0))})
-    assert link["max_von_mises_pa"] == pytest.approx(sol.max_von_mises, rel=1e-9)
+    assert link.max_von_mises_pa == pytest.approx(sol.max_von_mises, rel=1e-9)
     averaged = vm_of(part.nodal_average(sol.element_node_stress)).max()
-    assert link["max_von_mises_averaged_pa"] == pytest.approx(averaged, rel=1e-9)
+    assert link.max_von_mises_averaged_pa == pytest.approx(averaged, rel=1e-9)
     straight = replace(study, parts={"beam": part.with_straight_edges()})
-    assert run(straight, write=False, progress=False).summary["links"]["beam"]["element_geometry"] == "straight"
+    assert run(straight, write=False, progress=False).summary.links["beam"].element_geometry == "straight"

@@ -89,7 +89,7 @@ def test_mode_files_frequencies_and_first_mode_shape(arm_run, tmp_path, vtk_form
     exactly (float64)."""
     result, out = arm_run
     summary = read_summary(out)
-    hz = np.array(summary["arm_modes_hz"])
+    hz = np.array(summary.arm_modes_hz)
     if vtk_format == "pvd":
         out = write_results(result, tmp_path / "pvd", plots=False, vtk_format="pvd")
         assert not (out / "modes.vtkhdf").exists()
@@ -108,7 +108,7 @@ def test_mode_files_frequencies_and_first_mode_shape(arm_run, tmp_path, vtk_form
         (grid,) = grids.values()
         assert grid.field_data["mode"][0] == k + 1
         assert grid.field_data["frequency_hz"][0] == pytest.approx(hz[k], rel=1e-9)
-        assert grid.field_data["time_s"][0] == summary["time_of_arm_modes_s"]
+        assert grid.field_data["time_s"][0] == summary.time_of_arm_modes_s
         np.testing.assert_array_equal(grid.point_data["mode_shape"], result.arm_modes.shapes["beam"][k])
         # max-normalized: the largest nodal |u| over the arm (one link here) is 1
         assert np.linalg.norm(grid.point_data["mode_shape"], axis=1).max() == pytest.approx(1.0, rel=1e-12)

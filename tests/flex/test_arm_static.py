@@ -74,7 +74,7 @@ def test_agrees_with_the_transient_arm_model_under_a_slow_load(runs):
     """The 50 N tool force ramped over 2 s (the arm's first mode is 33 Hz: dynamic part ~(1 / (2 pi f T))^2 ~ 2e-5):
     peaks of both links and the tool deflection within 1e-3."""
     static, transient, _ = runs
-    assert static.summary["flexibility"] == "arm" and static.summary["analysis"]["quasi_static"]
+    assert static.summary.flexibility == "arm" and static.summary.analysis.quasi_static
     for name in ("link1", "link2"):
         assert static.links[name].max_von_mises_pa == pytest.approx(transient.links[name].max_von_mises_pa, rel=1e-3)
     d_s = np.linalg.norm(static.tool_point_deflection, axis=1).max()
@@ -82,16 +82,16 @@ def test_agrees_with_the_transient_arm_model_under_a_slow_load(runs):
     assert d_s == pytest.approx(d_t, rel=1e-3)
     # the frequencies are still reported (quasi-static is justified by them), and equal the transient run's
     # two eigensolvers (a subset of the lowest against all modes)
-    assert static.summary["arm_modes_hz"] == pytest.approx(transient.summary["arm_modes_hz"], rel=1e-7)
-    assert not any("fixed-interface modes only up to" in w for w in static.summary["warnings"])
+    assert static.summary.arm_modes_hz == pytest.approx(transient.summary.arm_modes_hz, rel=1e-7)
+    assert not any("fixed-interface modes only up to" in w for w in static.summary.warnings)
     # the transient run's quasi-static peak (the static part K^-1 f of its own solution, for the arm-level dynamic
     # amplification) is the quasi-static run's peak; a quasi-static run reports none, as the per-link model
     for name in ("link1", "link2"):
-        qs = transient.summary["links"][name]["quasi_static_max_von_mises_pa"]
+        qs = transient.summary.links[name].quasi_static_max_von_mises_pa
         assert qs == pytest.approx(static.links[name].max_von_mises_pa, rel=1e-9)
-        assert transient.summary["links"][name]["dynamic_amplification"] == pytest.approx(
+        assert transient.summary.links[name].dynamic_amplification == pytest.approx(
             transient.links[name].max_von_mises_pa / qs, rel=1e-12)
-        assert static.summary["links"][name]["quasi_static_max_von_mises_pa"] is None
+        assert static.summary.links[name].quasi_static_max_von_mises_pa is None
 
 
 def test_agrees_with_the_per_link_quasi_static_model(runs, parts):

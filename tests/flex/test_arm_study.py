@@ -52,34 +52,35 @@ def test_the_per_link_model_runs_beside_the_arm_model_only_when_asked(slow, part
     """By default an arm run has none of the per-link model's numbers; with compare_link_model=True it has them,
     equal to a per-link run's own, and every other number of its summary is the default run's, bit for bit."""
     arm, link, _ = slow
-    assert not any(COMPANION_KEYS & set(entry) for entry in arm.summary["links"].values())
-    both = run(_study(parts, flexibility="arm", compare_link_model=True), progress=False, write=False).summary
+    arm_s, link_s = arm.summary.to_dict(), link.summary.to_dict()  # summary.json's documents
+    assert not any(COMPANION_KEYS & set(entry) for entry in arm_s["links"].values())
+    both = run(_study(parts, flexibility="arm", compare_link_model=True), progress=False, write=False).summary.to_dict()
     for name, entry in both["links"].items():
-        mine = link.summary["links"][name]
+        mine = link_s["links"][name]
         assert entry["max_von_mises_link_model_pa"] == pytest.approx(mine["max_von_mises_pa"], rel=1e-12)
         assert entry["lowest_frequency_link_model_hz"] == pytest.approx(mine["lowest_frequency_hz"], rel=1e-12)
         assert entry["quasi_static_max_von_mises_link_model_pa"] == pytest.approx(
             mine["quasi_static_max_von_mises_pa"], rel=1e-12)
-        assert set(entry) - set(arm.summary["links"][name]) == COMPANION_KEYS
+        assert set(entry) - set(arm_s["links"][name]) == COMPANION_KEYS
     both["links"] = {n: {k: v for k, v in e.items() if k not in COMPANION_KEYS} for n, e in both["links"].items()}
-    assert _without_timings(both) == _without_timings(arm.summary)
+    assert _without_timings(both) == _without_timings(arm_s)
 
 
 def test_summary_and_csv_of_an_arm_run(slow):
     arm, link, out = slow
     s = arm.summary
-    assert s["flexibility"] == "arm" and link.summary["flexibility"] == "link"
-    assert link.summary["arm_modes_hz"] is None and link.summary["max_total_deformation_m"] is None
-    f = np.array(s["arm_modes_hz"])
+    assert s.flexibility == "arm" and link.summary.flexibility == "link"
+    assert link.summary.arm_modes_hz is None and link.summary.max_total_deformation_m is None
+    f = np.array(s.arm_modes_hz)
     assert f.shape == (6,) and np.all(np.diff(f) >= 0) and f[0] > 0
-    assert s["arm_lowest_mode_hz"] == pytest.approx(f[0])
+    assert s.arm_lowest_mode_hz == pytest.approx(f[0])
     # total deformation relative to the ground: the tool end of the arm, at least the tool point's deflection
-    assert s["max_total_deformation_m"] >= 0.99 * s["tool_point_deflection_m"]
+    assert s.max_total_deformation_m >= 0.99 * s.tool_point_deflection_m
     csv = read_csv(out / "links.csv")
     d = np.c_[csv["tool_point_deflection_x_m"], csv["tool_point_deflection_y_m"], csv["tool_point_deflection_z_m"]]
     assert np.allclose(d, arm.tool_point_deflection)
-    assert np.linalg.norm(d, axis=1).max() == pytest.approx(s["tool_point_deflection_m"])
-    assert not any("arm-level dynamics" in w for w in s["warnings"])
+    assert np.linalg.norm(d, axis=1).max() == pytest.approx(s.tool_point_deflection_m)
+    assert not any("arm-level dynamics" in w for w in s.warnings)
 
 
 def test_slow_load_agrees_with_the_link_model(slow):
@@ -149,8 +150,8 @@ def test_payload_mass_swings_on_the_flexible_chain(parts):
             progress=False, write=False).summary
     b = tip_mass_roots(1.0, 1)[0]
     f_ref = b ** 2 * np.sqrt(steel.E * I / (steel.density * A * L ** 4)) / (2 * np.pi)
-    assert s["arm_modes_hz"][0] == pytest.approx(f_ref, rel=0.01)
-    assert s["arm_modes_hz"][1] == pytest.approx(f_ref, rel=0.01)
+    assert s.arm_modes_hz[0] == pytest.approx(f_ref, rel=0.01)
+    assert s.arm_modes_hz[1] == pytest.approx(f_ref, rel=0.01)
 
 
 def test_the_arm_stage_counts_its_links_and_segments(capsys):

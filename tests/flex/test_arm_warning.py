@@ -27,7 +27,7 @@ def _run(parts, ramp_s):
     study = Study(name="ramp", robot=two_beam_robot(), parts=parts, t_end=2 * ramp_s, n_frames=3, motion={},
                   n_modes=1, flexibility="arm", tool_point="tool",
                   point_forces=(PointForce("tool", f"STEP(time,0,0,{ramp_s},50)", (0, 0, -1)),))
-    return run(study, progress=False, write=False).summary["warnings"]
+    return run(study, progress=False, write=False).summary.warnings
 
 
 def test_short_ramp_warns_and_names_the_link(parts):

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from structcheck.errors import InputError
-from structcheck.results import LinkResult, RunResult, read_csv, read_summary, write_results
+from structcheck.results import LinkResult, RunResult, RunSummary, read_csv, read_summary, write_results
+from structcheck.results.summary import link_summary
 
 # one quadratic tetra in VTK node order (corners, then edges 01 12 02 03 13 23)
 CORNERS = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float) * 0.1
@@ -32,9 +33,10 @@ def tiny_run(n_t=5):
                       "safety_factor": 55.2e6 / vm},
         envelope={"von_mises": vm.max(axis=0)},
         history={"max_von_mises": np.linspace(0, vm.max(), n_t)})
-    summary = {"links": {"arm": link.summary()}, "passed": True, "max_von_mises_pa": float(vm.max()),
-               "max_equivalent_strain": float(vm.max() / 69e9), "max_deformation_m": 1e-5,
-               "required_safety_factor": 1.5, "tool_point_deflection_m": None}
+    summary = RunSummary(study="tiny", links={"arm": link_summary(link)}, passed=True,
+                         max_von_mises_pa=float(vm.max()), max_von_mises_link="arm",
+                         max_equivalent_strain=float(vm.max() / 69e9), max_deformation_m=1e-5,
+                         required_safety_factor=1.5, tool_point_deflection_m=None)
     q = np.column_stack([t, 2 * t])
     return RunResult(study_name="tiny", t=t, frame_times=t[frames], joint_names=["j1", "j2"], dof_names=["j1", "j2"],
                      q=q, qd=q, qdd=q, tau=q / 3, joint_wrenches=np.random.default_rng(0).standard_normal((n_t, 2, 6)),
@@ -152,7 +154,7 @@ def test_summary_and_csv_exact(tmp_path):
     run = tiny_run()
     out = write_results(run, tmp_path / "res", vtk=False, plots=False)
     s = read_summary(out)
-    assert s["links"]["arm"]["max_von_mises_pa"] == run.links["arm"].max_von_mises_pa
+    assert s.links["arm"].max_von_mises_pa == run.links["arm"].max_von_mises_pa
     joints = read_csv(out / "joints.csv")
     np.testing.assert_array_equal(joints["j2_Mz_Nm"], run.joint_wrenches[:, 1, 5])
     links = read_csv(out / "links.csv")

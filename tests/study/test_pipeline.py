@@ -30,7 +30,7 @@ def test_tool_deflection_matches_hand_chained_beams(arm_parts):
     th1 = P * L1 ** 2 / (2 * E * I) + P * L2 * L1 / (E * I)
     d2 = P * L2 ** 3 / (3 * E * I) + P * L2 / (kappa * G * A)
     expected = d1 + th1 * L2 + d2
-    got = res.summary["tool_point_deflection_m"]
+    got = res.summary.tool_point_deflection_m
     assert got == pytest.approx(expected, rel=0.02)
     # the deflection is downward (world -z), along the force, at every sample: no x or y component to speak of
     defl = res.tool_point_deflection
@@ -45,11 +45,11 @@ def test_equilibrium_and_power_balance_along_motion(arm_parts):
                   point_forces=(PointForce("tool", "STEP(time,0.2,0,0.21,50)", (0, 0, -1)),), tool_point="tool",
                   n_modes=4)
     res = run(study, progress=False, write=False)
-    checks = res.summary["checks"]
-    assert checks["power_balance_rel_error"] < 1e-6
-    assert checks["equilibrium_rel_error"] < 1e-6
-    for link in res.summary["links"].values():
-        assert link["equilibrium_rel_error"] < 1e-6
+    checks = res.summary.checks
+    assert checks.power_balance_rel_error < 1e-6
+    assert checks.equilibrium_rel_error < 1e-6
+    for link in res.summary.links.values():
+        assert link.equilibrium_rel_error < 1e-6
 
 
 def test_fast_ramp_transient_exceeds_quasi_static(arm_parts):
@@ -59,10 +59,10 @@ def test_fast_ramp_transient_exceeds_quasi_static(arm_parts):
                 gravity=(0, 0, 0), tool_point="tool", n_modes=6, damping_ratio=0.02, flexibility="link")
     fast = Study(**base, point_forces=(PointForce("tool", "STEP(time,0.1,0,0.101,50)", (0, 0, -1)),))
     slow = Study(**base, point_forces=(PointForce("tool", "STEP(time,0,0,0.5,50)", (0, 0, -1)),))
-    rf = run(fast, progress=False, write=False).summary["links"]["link1"]
-    rs = run(slow, progress=False, write=False).summary["links"]["link1"]
-    assert rf["max_von_mises_pa"] > 1.2 * rf["quasi_static_max_von_mises_pa"]
-    assert rs["max_von_mises_pa"] == pytest.approx(rs["quasi_static_max_von_mises_pa"], rel=0.02)
+    rf = run(fast, progress=False, write=False).summary.links["link1"]
+    rs = run(slow, progress=False, write=False).summary.links["link1"]
+    assert rf.max_von_mises_pa > 1.2 * rf.quasi_static_max_von_mises_pa
+    assert rs.max_von_mises_pa == pytest.approx(rs.quasi_static_max_von_mises_pa, rel=0.02)
 
 
 def tool_patch_parts(arm_parts):
@@ -85,10 +85,10 @@ def test_payload_mass_at_rest_equals_its_weight_as_a_force(arm_parts):
                   progress=False, write=False).summary
     as_force = run(Study(name="force", point_forces=(PointForce("tool", m * g, (0, 0, -1)),), **base),
                    progress=False, write=False).summary
-    assert as_mass["tool_point_deflection_m"] == pytest.approx(as_force["tool_point_deflection_m"], rel=1e-9)
+    assert as_mass.tool_point_deflection_m == pytest.approx(as_force.tool_point_deflection_m, rel=1e-9)
     for name in ("link1", "link2"):
-        assert as_mass["links"][name]["max_von_mises_pa"] == pytest.approx(
-            as_force["links"][name]["max_von_mises_pa"], rel=1e-9)
+        assert as_mass.links[name].max_von_mises_pa == pytest.approx(
+            as_force.links[name].max_von_mises_pa, rel=1e-9)
 
 
 def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
@@ -109,9 +109,9 @@ def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
     # has moment (r x F)_y = r_z F_x - r_x F_z = m g Lt cos q about +y, which the actuator opposes
     extra = (Iyy + m * Lt ** 2) * qdd - m * 9.81 * Lt * np.cos(q)
     assert with_pl.tau[:, 0] - without.tau[:, 0] == pytest.approx(extra, rel=1e-9, abs=1e-9)
-    checks = with_pl.summary["checks"]
-    assert checks["power_balance_rel_error"] < 1e-8
-    assert checks["equilibrium_rel_error"] < 1e-8
+    checks = with_pl.summary.checks
+    assert checks.power_balance_rel_error < 1e-8
+    assert checks.equilibrium_rel_error < 1e-8
 
 
 def test_non_structural_mass_loads_its_pad(arm_parts):
@@ -126,13 +126,13 @@ def test_non_structural_mass_loads_its_pad(arm_parts):
     common = dict(motion={}, parts=parts, t_end=1.0, n_frames=3, quasi_static=True, tool_point="tool")
     a = run(Study(flexibility="link", name="bare", robot=robot, **common), progress=False, write=False).summary
     b = run(Study(flexibility="link", name="motor", robot=loaded, **common), progress=False, write=False).summary
-    assert b["checks"]["equilibrium_rel_error"] < 1e-9
+    assert b.checks.equilibrium_rel_error < 1e-9
     E, I = parts["link1"].material.E, H ** 4 / 12
     W, a_ = 2.0 * 9.81, L1 / 2
     # point load W at a from the clamp: tip of link1 moves W a^3/3EI + W a^2/2EI (L1 - a), rotates W a^2/2EI;
     # the tool, L2 further, gains that rotation times L2 (shear terms are below 0.3% here)
     extra = W * a_ ** 3 / (3 * E * I) + W * a_ ** 2 / (2 * E * I) * (L1 - a_) + W * a_ ** 2 / (2 * E * I) * L2
-    assert b["tool_point_deflection_m"] - a["tool_point_deflection_m"] == pytest.approx(extra, rel=0.03)
+    assert b.tool_point_deflection_m - a.tool_point_deflection_m == pytest.approx(extra, rel=0.03)
 
 
 def test_deflection_limit_enters_the_verdict(arm_parts):
@@ -140,10 +140,10 @@ def test_deflection_limit_enters_the_verdict(arm_parts):
                 quasi_static=True, tool_point="tool", point_forces=(PointForce("tool", 100.0, (0, 0, -1)),),
                 flexibility="link")
     free = run(Study(**base), progress=False, write=False).summary
-    d = free["tool_point_deflection_m"]
-    assert free["passed"]
-    assert run(Study(**base, deflection_limit_m=1.01 * d), progress=False, write=False).summary["passed"]
-    assert not run(Study(**base, deflection_limit_m=0.99 * d), progress=False, write=False).summary["passed"]
+    d = free.tool_point_deflection_m
+    assert free.passed
+    assert run(Study(**base, deflection_limit_m=1.01 * d), progress=False, write=False).summary.passed
+    assert not run(Study(**base, deflection_limit_m=0.99 * d), progress=False, write=False).summary.passed
 
 
 def test_robot_inertia_that_differs_from_the_mesh_is_reported(arm_parts):
@@ -152,8 +152,8 @@ def test_robot_inertia_that_differs_from_the_mesh_is_reported(arm_parts):
     study = Study(name="massless", robot=two_beam_robot(), motion={}, parts=arm_parts, t_end=1.0, n_frames=3,
                   flexibility="link", quasi_static=True, inertia_from_meshes=False)
     summary = run(study, progress=False, write=False).summary
-    assert summary["checks"]["equilibrium_rel_error"] > 0.5
-    assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary["warnings"])
+    assert summary.checks.equilibrium_rel_error > 0.5
+    assert any("link 'link1'" in w and "0 kg" in w and "inertia_from_meshes" in w for w in summary.warnings)
 
 
 def test_arm_at_rest_under_gravity_is_static(arm_parts):
@@ -164,7 +164,7 @@ def test_arm_at_rest_under_gravity_is_static(arm_parts):
     res = run(study, progress=False, write=False)
     for name, link in res.links.items():
         hist = link.history["max_von_mises"]
-        qs = res.summary["links"][name]["quasi_static_max_von_mises_pa"]
+        qs = res.summary.links[name].quasi_static_max_von_mises_pa
         assert hist.max() == pytest.approx(qs, rel=1e-9)
         assert hist.min() == pytest.approx(qs, rel=1e-9)
 
@@ -179,11 +179,11 @@ def test_ringing_after_a_fast_ramp_is_sampled():
                 point_forces=(PointForce("tool", "STEP(time,0.05,0,0.051,50)", (0, 0, -1)),))
     run_ = run(Study(flexibility="link", **base), progress=False, write=False)
     dense = run(Study(flexibility="link", **base, max_step_s=2e-5), progress=False, write=False)
-    assert run_.summary["analysis"]["n_time_samples"] < dense.summary["analysis"]["n_time_samples"] / 5
+    assert run_.summary.analysis.n_time_samples < dense.summary.analysis.n_time_samples / 5
     for name in ("link1", "link2"):
-        got, ref = (r.summary["links"][name]["max_von_mises_pa"] for r in (run_, dense))
+        got, ref = (r.summary.links[name].max_von_mises_pa for r in (run_, dense))
         assert got == pytest.approx(ref, rel=2e-3)
-        assert ref > 1.1 * dense.summary["links"][name]["quasi_static_max_von_mises_pa"]
+        assert ref > 1.1 * dense.summary.links[name].quasi_static_max_von_mises_pa
 
 
 def test_arm_lowest_mode_of_a_heavy_tip_mass(arm_parts):
@@ -202,7 +202,7 @@ def test_arm_lowest_mode_of_a_heavy_tip_mass(arm_parts):
     compliance = ((L1 ** 3 / 3 + L2 * L1 ** 2 / 2) / (E * I) + L1 / (kappa * G * A)
                   + (L1 ** 2 / 2 + L2 * L1) / (E * I) * L2 + L2 ** 3 / (3 * E * I) + L2 / (kappa * G * A))
     expected = np.sqrt(1 / (compliance * m)) / (2 * np.pi)
-    assert res.summary["arm_lowest_mode_hz"] == pytest.approx(expected, rel=0.02)
+    assert res.summary.arm_lowest_mode_hz == pytest.approx(expected, rel=0.02)
 
 
 @pytest.mark.parametrize("change, message", [("scale", "millimetres"), ("shift", "link's own frame")])
@@ -235,9 +235,9 @@ def test_ringing_samples_are_capped_with_a_warning(arm_parts, monkeypatch):
     from dataclasses import replace
 
     coarse = run(replace(study, quasi_static=True), progress=False, write=False)
-    added = res.summary["analysis"]["n_time_samples"] - coarse.summary["analysis"]["n_time_samples"]
+    added = res.summary.analysis.n_time_samples - coarse.summary.analysis.n_time_samples
     assert added == 300
-    assert any("wants" in w and "300 were added" in w for w in res.summary["warnings"])
+    assert any("wants" in w and "300 were added" in w for w in res.summary.warnings)
 
 
 def test_rigid_stage_takes_right_sided_accelerations_at_breakpoints(arm_parts):

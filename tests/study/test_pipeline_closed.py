@@ -61,14 +61,14 @@ def test_two_force_rocker_stress_and_indeterminate_components(parts):
                   point_forces=(PointForce("load", force, (Hf, 0.0, -V)),))
     summary = run(study, progress=False, write=False).summary
     sigma = Hf * h / (D * S ** 2)
-    rocker = summary["links"]["rocker"]
-    assert rocker["max_von_mises_away_from_support_pa"] == pytest.approx(sigma, rel=0.01)
+    rocker = summary.links["rocker"]
+    assert rocker.max_von_mises_away_from_support_pa == pytest.approx(sigma, rel=0.01)
     # the vertical load goes through the crank's torque: V L about joint 1 (hand statics)
-    assert summary["joints"]["joint1"]["max_abs_torque"] == pytest.approx(V * L, rel=1e-9)
-    assert summary["checks"]["equilibrium_rel_error"] < 1e-9
+    assert summary.joints["joint1"].max_abs_torque == pytest.approx(V * L, rel=1e-9)
+    assert summary.checks.equilibrium_rel_error < 1e-9
     for name in ("joint1", "joint2", "joint3", "cut"):
-        assert summary["joints"][name]["undetermined_components"] == ["Fy", "Mx", "Mz"]
-    assert any("statically indeterminate" in w for w in summary["warnings"])
+        assert summary.joints[name].undetermined_components == ["Fy", "Mx", "Mz"]
+    assert any("statically indeterminate" in w for w in summary.warnings)
 
 
 def test_moving_parallelogram_balances(parts):
@@ -82,10 +82,10 @@ def test_moving_parallelogram_balances(parts):
     # the coupler translates: joint2 = -joint1, and the rocker follows the crank
     np.testing.assert_allclose(q[:, names.index("joint2")], -q[:, names.index("joint1")], atol=1e-10)
     np.testing.assert_allclose(q[:, names.index("joint3")], q[:, names.index("joint1")], atol=1e-10)
-    checks = res.summary["checks"]
-    assert checks["power_balance_rel_error"] < 1e-8
-    assert checks["equilibrium_rel_error"] < 1e-8
-    assert checks["rigid_body_equilibrium_rel_error"] < 1e-10
-    assert 0.0 <= checks["loop_closure_residual"] < 1e-10  # [m], the cut joint's gap over the motion
+    checks = res.summary.checks
+    assert checks.power_balance_rel_error < 1e-8
+    assert checks.equilibrium_rel_error < 1e-8
+    assert checks.rigid_body_equilibrium_rel_error < 1e-10
+    assert 0.0 <= checks.loop_closure_residual < 1e-10  # [m], the cut joint's gap over the motion
     # passive joints carry no actuator torque
     assert np.all(res.tau[:, names.index("joint2")] == 0) and np.all(res.tau[:, names.index("joint3")] == 0)

@@ -40,14 +40,14 @@ def runs(template_run):
 
 def test_quick_look_is_coarser_and_says_so(runs, capsys):
     _, full, quick, _ = runs
-    assert quick.summary["quick"] is True and full.summary["quick"] is False
-    ratio = full.summary["analysis"]["total_nodes"] / quick.summary["analysis"]["total_nodes"]
+    assert quick.summary.quick is True and full.summary.quick is False
+    ratio = full.summary.analysis.total_nodes / quick.summary.analysis.total_nodes
     assert ratio > QUICK_SIZE_FACTOR ** 1.5  # sizes 2x; the walls' few elements across keep it below 8 (measured 3.7)
-    assert quick.summary["analysis"]["n_output_frames"] <= QUICK_FRAMES
+    assert quick.summary.analysis.n_output_frames <= QUICK_FRAMES
     # statics are mesh-independent: the elbow at rest holds the same torque on both meshes
     assert quick.joints["tau_elbow"][-1] == pytest.approx(full.joints["tau_elbow"][-1], rel=1e-9)
-    for name, L in full.summary["links"].items():  # a coarse look, not a different answer
-        assert quick.summary["links"][name]["max_von_mises_pa"] == pytest.approx(L["max_von_mises_pa"], rel=0.25)
+    for name, L in full.summary.links.items():  # a coarse look, not a different answer
+        assert quick.summary.links[name].max_von_mises_pa == pytest.approx(L.max_von_mises_pa, rel=0.25)
 
 
 def test_compare_keeps_quick_and_full_apart(runs, capsys):

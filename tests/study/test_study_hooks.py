@@ -9,6 +9,7 @@ import pytest
 
 from helpers import write_small_study
 from structcheck.errors import InputError
+from structcheck.results import RunSummary
 from structcheck.results.summary import merge_summary
 from structcheck.script import load_study
 from structcheck.study import run
@@ -34,7 +35,7 @@ def test_summary_extra_merges_nested_keys_and_write_extra_writes_into_the_folder
     s = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert s["checks"]["tip_deflection_mm"] == pytest.approx(1e3 * s["tool_point_deflection_m"], rel=1e-15)
     assert "power_balance_rel_error" in s["checks"] and s["paper"] == {"table": [1, 2]}
-    assert res.summary["paper"] == {"table": [1, 2]}
+    assert res.summary.extra["paper"] == {"table": [1, 2]}
     assert (tmp_path / "out" / "paper_table.csv").read_text() == "a,b\n1,2\n"
     assert "loop_closure_residual" not in s["checks"]  # an open tree has no loops to close
 
@@ -45,8 +46,9 @@ def test_summary_extra_may_not_overwrite_what_the_run_computed(tiny, tmp_path):
         run(bad, tmp_path / "out", progress=False, vtk=False, plots=False)
     assert not (tmp_path / "out").exists()  # nothing half-written
     with pytest.raises(InputError, match="must return a mapping"):
-        merge_summary({"a": 1}, [("b", 2)], "s")
-    assert merge_summary({"a": {"b": 1}}, {"a": {"c": 2}, "d": 3}, "s") == {"a": {"b": 1, "c": 2}, "d": 3}
+        merge_summary(RunSummary(study="s", links={}), [("b", 2)], "s")
+    merged = merge_summary(RunSummary(study="s", links={}, parameters={"b": 1}), {"parameters": {"c": 2}, "d": 3}, "s")
+    assert merged.parameters == {"b": 1, "c": 2} and merged.extra == {"d": 3}
 
 
 def test_a_failing_hook_is_reported_with_the_study_and_hook_names(tiny, tmp_path):

@@ -141,10 +141,10 @@ def test_thinner_upper_arm_wall_regresses(paper004_run, tmp_path, capsys):
     thin = tmp_path / "thin"
     res_thin = run(paper004_run.module.build(wall_mm=5.0), thin, progress=False, vtk=False)
     base_ua = summary["links"]["upper_arm"]
-    thin_ua = res_thin.summary["links"]["upper_arm"]
-    assert thin_ua["mass_kg"] < base_ua["mass_kg"]
-    assert thin_ua["max_deformation_m"] > base_ua["max_deformation_m"]
-    assert res_thin.summary["tool_point_deflection_m"] > summary["tool_point_deflection_m"]
+    thin_ua = res_thin.summary.links["upper_arm"]
+    assert thin_ua.mass_kg < base_ua["mass_kg"]
+    assert thin_ua.max_deformation_m > base_ua["max_deformation_m"]
+    assert res_thin.summary.tool_point_deflection_m > summary["tool_point_deflection_m"]
     # the gate: the thinner arm regresses beyond 1 %; identical results pass
     assert main(["compare", str(out), str(thin), "--tolerance", "1"]) == 1
     assert "REGRESSED" in capsys.readouterr().out

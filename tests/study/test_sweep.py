@@ -87,14 +87,14 @@ def test_sweep_writes_a_folder_per_variant_and_csv_from_their_summaries(swept):
     for r in rows:
         folder = res.out / r["variant"]
         s = read_summary(folder)
-        beam = s["links"]["beam"]
-        assert s["parameters"]["tip_force_n"] == r["tip_force_n"]
+        beam = s.links["beam"]
+        assert s.parameters["tip_force_n"] == r["tip_force_n"]
         # the CSV holds every digit (repr), so the numbers are equal, not close
         assert (r["max_von_mises_pa"], r["min_safety_factor"], r["max_deformation_m"], r["tool_point_deflection_m"],
-                r["mass_kg"]) == (s["max_von_mises_pa"], beam["min_safety_factor"], s["max_deformation_m"],
-                                  s["tool_point_deflection_m"], beam["mass_kg"])
-        assert r["verdict"] == ("pass" if s["passed"] else "fail") and r["status"] == "ran" and r["error"] is None
-        assert r["run_time_s"] == s["timings_s"]["total"] + s["timings_s"]["write"]
+                r["mass_kg"]) == (s.max_von_mises_pa, beam.min_safety_factor, s.max_deformation_m,
+                                  s.tool_point_deflection_m, beam.mass_kg)
+        assert r["verdict"] == ("pass" if s.passed else "fail") and r["status"] == "ran" and r["error"] is None
+        assert r["run_time_s"] == s.timings_s["total"] + s.timings_s["write"]
         assert not (folder / "robot.vtkhdf").exists() and not (folder / "robot.pvd").exists()  # unless --vtk
         record = json.loads((folder / INPUTS_FILE).read_text())
         assert record["study_sha256"] == file_sha256(study) and record["options"] == OPTIONS
@@ -148,7 +148,7 @@ def build(load_case="force.txt", required_safety_factor=1.5):
     folder = res.out / res.rows[0]["variant"]
     record = json.loads((folder / INPUTS_FILE).read_text())
     assert sorted(Path(p).name for p in record["files"]) == ["force.txt", "loads_helper.py"]
-    assert read_summary(folder)["parameters"]["tip_force_n"] == 150.0
+    assert read_summary(folder).parameters["tip_force_n"] == 150.0
     key = (file_sha256(script), {"load_case": "force.txt"}, {"vtk": False, "plots": False})
     assert is_up_to_date(folder, *key)
     (tmp_path / "force.txt").write_text("160\n")

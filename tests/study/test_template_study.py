@@ -18,10 +18,10 @@ pytestmark = pytest.mark.xdist_group("template")  # with tests/study/test_quick.
 
 def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(template_run):
     res = load(template_run / "results" / "arm")
-    assert res.summary["passed"] is True
+    assert res.summary.passed is True
     L = 0.3
     m = 2700.0 * (0.040 * 0.030 - 0.034 * 0.024) * L
-    assert res.summary["links"]["fore"]["mass_kg"] == pytest.approx(m, rel=1e-9)
+    assert res.summary.links["fore"].mass_kg == pytest.approx(m, rel=1e-9)
     tau = np.cos(np.radians(15.0)) * (9.81 * (m * L / 2 + 5.0 * L) + 50.0 * L)
     assert res.joints["time_s"][-1] == 2.0
     assert abs(res.joints["tau_elbow"][-1]) == pytest.approx(tau, rel=1e-9)
