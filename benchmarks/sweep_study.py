@@ -18,6 +18,7 @@ from skfem import MeshTet
 
 from structcheck.fe.part import Part
 from structcheck.model.robot import Joint, Link, Robot
+from structcheck.settings import Fatigue
 from structcheck.study import Payload, Study
 
 L1, L2 = 0.40, 0.30  # link lengths [m]
@@ -54,7 +55,7 @@ def build(payload_kg: float = 2.0, section_mm: float = 20.0, n_len: int = 40) ->
              "link2": beam(L2, side, n_len * 3 // 4, ("joint2", "tool"))}
     return Study(name="two_link_arm", robot=robot, motion=MOTION, parts=parts, t_end=2.0, n_frames=21,
                  payloads=(Payload("tool", payload_kg),), n_modes=10, damping_ratio=0.02, tool_point="tool",
-                 cycles_per_hour=1800.0, design_life_hours=20000.0, flexibility="link",
+                 fatigue=Fatigue(cycles_per_hour=1800.0, design_life_hours=20000.0), flexibility="link",
                  parameters={"payload_kg": payload_kg, "section_mm": section_mm, "n_len": n_len})
 
 

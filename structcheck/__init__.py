@@ -27,6 +27,10 @@ def __getattr__(name):
         "PointForce": ("study", "PointForce"),
         "Payload": ("study", "Payload"),
         "run": ("study", "run"),
+        "Fatigue": ("settings", "Fatigue"),
+        "ArmSettings": ("settings", "ArmSettings"),
+        "Flexibility": ("settings", "Flexibility"),
+        "FatigueMethod": ("settings", "FatigueMethod"),
         "load": ("results", "load"),
     }
     if name in lazy:

@@ -22,13 +22,16 @@ EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
 
 def _params(items: list[str]) -> dict:
-    """Parse ``--set name=value`` pairs; values are JSON numbers/booleans/strings (no eval)."""
+    """Parse ``--set name=value`` pairs; values are JSON numbers/booleans/strings (no eval). A dotted name
+    (``fatigue.design_life_hours``) is a field of one of the Study's parts, set after build()."""
     out = {}
     for item in items or []:
         key, sep, raw = item.partition("=")
         key = key.strip()
-        if not sep or not key.isidentifier():
-            raise InputError(f"--set expects name=value with a Python name, e.g. --set wall_mm=5; got {item!r}")
+        if not sep or not all(part.isidentifier() for part in key.split(".")):
+            raise InputError(f"--set expects name=value with a Python name (a build() parameter) or part.field "
+                             f"(a Study setting), e.g. --set wall_mm=5 or --set fatigue.design_life_hours=40000; "
+                             f"got {item!r}")
         out[key] = _json_or_str(raw)
     return out
 
@@ -67,9 +70,9 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
 
 def _asked(study, args):
     """``study`` with what the run options ask of it: ``--link-model`` the per-link model beside the arm model."""
-    from dataclasses import replace
+    from .settings import with_overrides
 
-    return replace(study, compare_link_model=True) if args.link_model else study
+    return with_overrides(study, {"arm.compare_link_model": True}) if args.link_model else study
 
 
 def build_study(path, params=None, **options):
@@ -230,11 +233,14 @@ def _run_options() -> argparse.ArgumentParser:
     return common
 
 
+SET_HELP = ("a parameter of the study's build() (wall_mm=5), or part.field of the Study "
+            "(fatigue.design_life_hours=40000, arm.compare_link_model=true, study.n_frames=51)")
 DESCRIPTION = """Robot-arm structural checks: the joint loads of a motion, transient finite elements of every
 link, stress, deflection and fatigue against the materials' limits, results for ParaView."""
 EPILOG = """examples:
   structcheck run studies/two_link_arm.py --out results/arm     run a study; exit 1 if the design fails
   structcheck run studies/two_link_arm.py --set wall_mm=2       a variant (a parameter of the study's build())
+  structcheck run STUDY.py --set fatigue.design_life_hours=40000 a Study setting (fatigue.*, arm.*, study.*)
   structcheck compare results/base results/thin --tolerance 2   gate a design change; exit 1 on a regression
   structcheck info STUDY.py                                     links, masses, meshes, lowest frequencies
 
@@ -275,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
                        add_help=False)
     r.add_argument("-h", "--help", action=_StudyHelp)
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
-    r.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
+    r.add_argument("--set", action="append", metavar="NAME=VALUE", help=SET_HELP)
     r.set_defaults(func=_cmd_run)
     w = sub.add_parser("sweep", parents=[common], help="run a study for every combination of parameter values",
                        description="Run STUDY's build() for every combination of the --param values, each variant "
@@ -316,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "other links are still reported).")
     k.add_argument("-h", "--help", action=_StudyHelp)
     k.add_argument("study")
-    k.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
+    k.add_argument("--set", action="append", metavar="NAME=VALUE", help=SET_HELP)
     k.add_argument("--levels", type=_positive_int, default=3,
                    help="number of meshes, size factors 1/(1 + k/4): 3 -> 1, 0.8, 0.667 (default 3)")
     k.add_argument("--factors", type=float, nargs="+", metavar="F",
@@ -330,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
                        add_help=False)
     i.add_argument("-h", "--help", action=_StudyHelp)
     i.add_argument("study")
-    i.add_argument("--set", action="append", metavar="NAME=VALUE", help="study parameter for build(**params)")
+    i.add_argument("--set", action="append", metavar="NAME=VALUE", help=SET_HELP)
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
@@ -378,7 +384,8 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     ``study_or_build`` is a ``Study`` or a ``build(**params) -> Study`` function; each keyword parameter of
     ``build`` becomes an option (``wall_mm=8.0`` -> ``--wall-mm 8.0``, typed like its default). ``default`` is the
     study already built with build()'s defaults (reused when no option differs, to save rebuilding it).
-    Also ``--out DIR`` (default ``results/<study name>``), ``--no-vtk``, ``--quiet``, ``--traceback``.
+    Also ``--set part.field=VALUE`` (a Study setting: ``fatigue.design_life_hours=40000``), ``--out DIR``
+    (default ``results/<study name>``), ``--no-vtk``, ``--quiet``, ``--traceback``.
     Returns the exit status: 0 the design passes, 1 it fails, 2 bad input (one line on stderr, nothing written).
     """
     build = study_or_build if callable(study_or_build) else None
@@ -393,6 +400,9 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     ap = argparse.ArgumentParser(prog=prog, description=paragraph(where.get("__doc__")),
                                  epilog=f"build(): {build_doc}" if build_doc else None,
                                  parents=[_run_options(), _traceback_option()])
+    ap.add_argument("--set", action="append", metavar="PART.FIELD=VALUE",
+                    help="a Study setting: fatigue.design_life_hours=40000, arm.compare_link_model=true, "
+                         "study.n_frames=51")
     defaults = {}
     if build is not None:
         for name, par in inspect.signature(build).parameters.items():
@@ -434,8 +444,16 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
 
         from .quick import quick_study
 
+        from .settings import with_overrides
+
+        settings = _params(args.set)
+        for key in settings:
+            if "." not in key:
+                raise InputError(f"--set {key}: a build() parameter is an option of its own here "
+                                 f"(--{key.replace('_', '-')}); --set takes part.field=VALUE")
         study = _asked(quick_study(SimpleNamespace(mesh_part=where.get("mesh_part")), make) if args.quick else make(),
                        args)
+        study = with_overrides(study, settings)
         out = Path(args.out) if args.out else Path("results") / study.name
         return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
                        quick=args.quick)

@@ -146,7 +146,7 @@ def solve_link(study, name: str) -> LinkLevel:
     from .fe import response as fe
 
     t0 = time.perf_counter()
-    study = replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
+    study = replace(study, flexibility="link", fatigue=None)
     prep = st.prepare(study)
     if name not in prep.fe_links:
         raise InputError(f"link {name!r} has no part; the study's FE links are {list(prep.fe_links)}")

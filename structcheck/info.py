@@ -26,7 +26,7 @@ def study_info(study, progress: bool = True) -> list[str]:
     # (per-link model: the arm model's frequencies follow from arm_info without a transient run; no fatigue: info
     # prints none, and a constant stress history makes fatigue count every point, minutes on paper 004)
     at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False,
-                      flexibility="link", cycles_per_hour=None, design_life_hours=None, design_life_cycles=None)
+                      flexibility="link", fatigue=None)
     summary = run(at_home, progress=progress, write=False).summary
     lines.append(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
     for name, L in summary.links.items():
@@ -44,7 +44,7 @@ def study_info(study, progress: bool = True) -> list[str]:
                      f"{'masses included' if study.payloads else 'forces carry no mass'}): "
                      + ", ".join(f"{f:.1f}" for f in arm.home_hz) + " Hz")
         a = arm.along
-        lines.append(f"arm model over the motion ({len(a.t)} poses, re-assembled every {study.arm_max_joint_change:g} "
+        lines.append(f"arm model over the motion ({len(a.t)} poses, re-assembled every {study.arm.max_joint_change:g} "
                      f"rad or m of joint motion): first frequency {a.frequency_hz.min():.1f} to "
                      f"{a.frequency_hz.max():.1f} Hz, lowest at t = {a.t[a.i_min]:.3f} s ({arm.pose_text(a.q[a.i_min])})")
     return lines
@@ -70,33 +70,32 @@ class ArmInfo:
 
 def arm_info(study, n: int = 6, progress: bool = False) -> ArmInfo | None:
     """Lowest ``n`` natural frequencies [Hz] of the assembled arm at the home pose, and its first frequency at the
-    frozen poses of the motion (``study.arm_max_joint_change`` on the study's analysis grid, before the refinement
+    frozen poses of the motion (``study.arm.max_joint_change`` on the study's analysis grid, before the refinement
     a run adds where links ring), the links reduced once with ``study.n_modes`` fixed-interface modes and
-    body-load residual vectors, ``study.joint_stiffness``, payloads given as masses included, links without a Part
+    body-load residual vectors, ``study.arm.joint_stiffness``, payloads given as masses included, links without a Part
     rigid, a closed chain's passive joints free about their axes. None where the arm model does not apply (no parts,
     a cut joint between two links without a Part). A run's ``arm_modes_hz`` can differ slightly: its superelements
     carry residual vectors of all its loads (point-force patches too). ``progress``: a bar counting the links'
     reductions and the poses."""
-    prep = prepare(replace(study, flexibility="link", cycles_per_hour=None, design_life_hours=None,
-                           design_life_cycles=None))
+    prep = prepare(replace(study, flexibility="link", fatigue=None))
     chain, tree = prep.chain, prep.chain.tree
     if not study.parts:
         return None  # no structure: rigid-body dynamics only
     try:
-        check_arm_inputs(chain, study.parts, study.joint_stiffness)
+        check_arm_inputs(chain, study.parts, study.arm.joint_stiffness)
     except InputError:
         return None
     attached = payload_masses(tree, study.payloads, study.parts)
     with tqdm(total=len(study.parts), desc="arm model: superelements", disable=not progress) as bar:
         ses = reduce_links(chain, dict(study.parts), study.n_modes, attached, on_done=lambda _: bar.update())
-    js = dict(study.joint_stiffness)
+    js = dict(study.arm.joint_stiffness)
     body = rigid_stage(study, prep, prep.grid.t).body
     inert = body.dynamics.inertials
     q_home = np.array([tree.joint(j).home for j in tree.dof_names])
     with single_thread_blas():
         home = assemble_arm(chain, ses, q_home, js, attached, inert).modes(n)[0]
     with tqdm(desc="arm model: poses of the motion", unit="pose", disable=not progress) as bar:
-        along = first_mode_along_motion(chain, ses, prep.grid.t, body.q, study.arm_max_joint_change, js, attached,
+        along = first_mode_along_motion(chain, ses, prep.grid.t, body.q, study.arm.max_joint_change, js, attached,
                                         inert, on_pose=lambda n: (setattr(bar, "total", n), bar.update()))
     return ArmInfo(home_hz=home, along=along, dof_names=tuple(tree.dof_names),
                    prismatic=np.array([tree.joint(j).type == "prismatic" for j in tree.dof_names]))

@@ -137,7 +137,9 @@ def with_params(params: dict) -> str:
 
 def build_study(path: str | Path, params: dict | None = None, *, debug: bool = False, with_module: bool = False,
                 quick: bool = False):
-    """Import the study script ``path`` and return its ``study`` (or ``build(**params)``); with ``with_module``,
+    """Import the study script ``path`` and return its ``study`` (or ``build(**params)``), with the ``params``
+    whose name is dotted (``fatigue.design_life_hours``) set on the Study's parts
+    (:func:`structcheck.settings.with_overrides`) instead of passed to build(); with ``with_module``,
     (script module, study); with ``quick``, its quick look (:func:`structcheck.quick.quick_study`).
 
     The script is the user's own Python: any exception it raises while being imported or built (a bad parameter
@@ -145,12 +147,15 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
     exception, so the command line can report it in one line. ``debug`` lets the original exception through.
     """
     from .quick import quick_study
+    from .settings import with_overrides
 
     params = dict(params or {})
+    overrides = {k: params.pop(k) for k in list(params) if "." in k}  # part.field: set on the built Study
     try:
         module = import_script(path)
         study = (quick_study(module, lambda: script_study(module, path, params)) if quick else
                  script_study(module, path, params))
+        study = with_overrides(study, overrides)
         return (module, study) if with_module else study
     except (Exception, SystemExit) as exc:  # SystemExit: a script that parses sys.argv or exits at import
         if debug:

@@ -33,6 +33,7 @@ from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import merge_summary, run_summary
 from .progress import Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
+from .settings import ArmSettings, Fatigue, Flexibility, choice
 from .structural import link_bases, structural_model
 
 
@@ -93,28 +94,16 @@ class Study:
     ``write_extra(result, folder)`` writes further files into the results folder while it is being written (so
     they are part of the same atomic folder). ``result`` is the run's ``RunResult``.
 
-    Durability (``docs/fatigue.md``): fatigue runs when ``cycles_per_hour`` or a design life
-    (``design_life_hours``, which needs ``cycles_per_hour``, or ``design_life_cycles``) is given; one duty cycle
-    is the study's motion (``t_end``), repeated. ``fatigue_method`` 'critical_plane' or 'signed_von_mises';
-    ``mean_stress_correction`` None (Goodman on material curves, none on detail categories), 'goodman',
-    'gerber', 'swt' or 'none'; ``surface_factor`` the Marin factors on every material curve; ``fatigue_details``
-    maps a link to a detail category ('EC3-71'), material name or ``fatigue.SNCurve`` for the whole link, or to
-    {surface or line name: category} for regions of it. With a design life, a link whose shortest fatigue life
-    is below it fails.
-
-    ``flexibility``: ``"arm"`` (default: the links as superelements assembled along the chain and a closed chain's
-    cut joints, integrated along the motion or solved quasi-statically: payload swinging on the flexible chain,
-    total deformation relative to the ground; links without a Part are rigid; in a closed chain only the actuated
-    joints hold load along their axes: :mod:`structcheck.structural.arm`) or ``"link"`` (each link solved alone in
-    its own frame, supported at its proximal joint: :mod:`structcheck.structural.link`). ``compare_link_model``
-    (arm model): the per-link model runs beside it and its peaks, quasi-static peaks and first frequencies are
-    added to each link's summary (``max_von_mises_link_model_pa``, ...), at the per-link model's cost. ``joint_stiffness``
-    (arm model): joint name -> torsional stiffness about its axis [N m/rad] or (torsional, tilt) [N m/rad]; joints
-    not named are rigid (actuated) or free about their axes (a closed chain's passive joints).
-    ``arm_max_joint_change`` [rad or m]: the arm model is re-assembled whenever a joint has moved this much
-    (frozen-pose segments). In the arm model
-    ``payloads`` are attached masses (their elastic inertia swings on the chain); a payload given as a point force
-    has no mass there (``payload_mass_kg`` serves the per-link model's estimate only).
+    Durability: ``fatigue`` a :class:`~structcheck.settings.Fatigue` (the duty, the design life and the method;
+    None: no fatigue). ``flexibility`` (a :class:`~structcheck.settings.Flexibility` or its name): ``"arm"``
+    (default: the links as superelements assembled along the chain and a closed chain's cut joints, integrated along
+    the motion or solved quasi-statically: payload swinging on the flexible chain, total deformation relative to
+    the ground; links without a Part are rigid; in a closed chain only the actuated joints hold load along their
+    axes: :mod:`structcheck.structural.arm`; its options in ``arm``, a :class:`~structcheck.settings.ArmSettings`:
+    joint stiffness, re-assembly step, the per-link model beside it) or ``"link"`` (each link solved alone in its
+    own frame, supported at its proximal joint: :mod:`structcheck.structural.link`). In the arm model ``payloads``
+    are attached masses (their elastic inertia swings on the chain); a payload given as a point force has no mass
+    there (``payload_mass_kg`` serves the per-link model's estimate only).
     """
 
     name: str
@@ -141,17 +130,9 @@ class Study:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
     write_extra: Callable[[RunResult, Path], Any] | None = None
-    cycles_per_hour: float | None = None
-    design_life_hours: float | None = None
-    design_life_cycles: float | None = None
-    fatigue_method: str = "critical_plane"
-    mean_stress_correction: str | None = None
-    surface_factor: float = 1.0
-    fatigue_details: Mapping[str, Any] = field(default_factory=dict)
-    flexibility: str = "arm"
-    joint_stiffness: Mapping[str, Any] = field(default_factory=dict)
-    arm_max_joint_change: float = 0.05
-    compare_link_model: bool = False
+    flexibility: Flexibility = Flexibility.ARM
+    arm: ArmSettings = ArmSettings()
+    fatigue: Fatigue | None = None
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -160,7 +141,13 @@ class Study:
             value = getattr(self, name)
             if value is not None or name not in _OPTIONAL:
                 require_number(name, value, unit, **bounds)
-        for name in ("quasi_static", "inertia_from_meshes", "compare_link_model"):
+        object.__setattr__(self, "flexibility", choice(Flexibility, "flexibility", self.flexibility))
+        for name, part in (("arm", ArmSettings), ("fatigue", Fatigue)):
+            value = getattr(self, name)
+            if not (isinstance(value, part) or (name == "fatigue" and value is None)):
+                raise InputError(f"{name} = {value!r}: give a structcheck.{part.__name__}(...)"
+                                 + (" or None" if name == "fatigue" else ""))
+        for name in ("quasi_static", "inertia_from_meshes"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise InputError(f"{name} = {getattr(self, name)!r}: give True or False")
         require_array("gravity", self.gravity, (3,), "m/s^2")
@@ -170,22 +157,16 @@ class Study:
                                   ("payloads", self.payloads, Payload)):
             if not all(isinstance(x, kind) for x in items):
                 raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
-        for joint, k in dict(self.joint_stiffness).items():
-            for x in (k if isinstance(k, (tuple, list)) else [k]):
-                require_number(f"joint_stiffness[{joint!r}]", x, "N m/rad; or (torsional, tilt)", at_least=0)
 
 
-# Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. How the duty's numbers go
-# together (a design life in hours needs cycles_per_hour, ...) is checked by structcheck.fatigue.duty.
+# Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The parts check their own
+# (structcheck.settings); how the duty's numbers go together is checked by structcheck.fatigue.duty.
 _NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_least=2)),
             "damping_ratio": ("", dict(at_least=0)), "n_modes": ("", dict(whole=True, at_least=0)),
             "required_safety_factor": ("", dict(above=0)), "deflection_limit_m": ("m", dict(above=0)),
             "payload_mass_kg": ("kg", dict(at_least=0)), "support_band_m": ("m", dict(at_least=0)),
-            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
-            "arm_max_joint_change": ("rad or m", dict(above=0)), "surface_factor": ("", dict(above=0)),
-            "cycles_per_hour": ("duty cycles an hour", dict(above=0)), "design_life_hours": ("h", dict(above=0)),
-            "design_life_cycles": ("duty cycles", dict(above=0))}
-_OPTIONAL = ("deflection_limit_m", "max_step_s", "cycles_per_hour", "design_life_hours", "design_life_cycles")
+            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0))}
+_OPTIONAL = ("deflection_limit_m", "max_step_s")
 
 
 def check_law(name: str, law, unit: str):
@@ -282,9 +263,9 @@ def fatigue_inputs(study: Study, fe_links: tuple[str, ...]) -> tuple[Duty | None
     duty = study_duty(study)
     if duty is None:
         return None, {}
-    unknown = sorted(set(study.fatigue_details or {}) - set(fe_links))
+    unknown = sorted(set(study.fatigue.details if study.fatigue else {}) - set(fe_links))
     if unknown:
-        raise InputError(f"fatigue_details names links {unknown} that have no part; the FE links are {list(fe_links)}")
+        raise InputError(f"fatigue.details names links {unknown} that have no part; the FE links are {list(fe_links)}")
     out = {}
     for name in fe_links:
         settings = study_fatigue_settings(study, duty, name)

@@ -28,6 +28,7 @@ the names above are imported on first use (``structcheck.results`` loads numpy),
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import hashlib
 import inspect
 import itertools
@@ -69,9 +70,9 @@ def parse_param(item: str) -> tuple[str, list]:
 
     name, sep, raw = item.partition("=")
     name = name.strip()
-    if not sep or not name.isidentifier():
-        raise InputError(f"--param expects NAME=v1,v2,... with a Python name, e.g. --param wall_mm=4,5,6; "
-                         f"got {item!r}")
+    if not sep or not all(p.isidentifier() for p in name.split(".")):
+        raise InputError(f"--param expects NAME=v1,v2,... with a Python name (a build() parameter) or part.field "
+                         f"(a Study setting), e.g. --param wall_mm=4,5,6; got {item!r}")
     parts = [p.strip() for p in raw.split(",")] if raw.strip() else []
     if not parts or any(not p for p in parts):
         raise InputError(f"--param {name}: empty value in {raw!r}; give a comma-separated list, e.g. {name}=1,2")
@@ -111,6 +112,13 @@ def check_study(study_path: str | Path, names: Sequence[str], values: Mapping[st
     path = Path(study_path)
     if not path.is_file():
         raise InputError(f"study script {str(path)!r} does not exist")
+    from .settings import check_setting
+    from .study import Study
+
+    for name in names:  # part.field: a Study setting, set after build()
+        if "." in name:
+            check_setting(name, (values or {}).get(name, ()), {f.name for f in dataclasses.fields(Study) if f.init})
+    names = [n for n in names if "." not in n]
     if not names:
         return path
     sig = build_signature(path)

@@ -65,7 +65,8 @@ def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "", fl
         point_forces=(PointForce("claw_left", CLAW_FORCE, (0, 0, -1)),
                       PointForce("claw_right", CLAW_FORCE, (0, 0, -1))),
         damping_ratio=0.02, n_modes=10, required_safety_factor=1.5, tool_point="tcp", payload_mass_kg=20.0,
-        cycles_per_hour=CYCLES_PER_HOUR, design_life_hours=DESIGN_LIFE_HOURS, flexibility=flexibility,
+        fatigue=sc.Fatigue(cycles_per_hour=CYCLES_PER_HOUR, design_life_hours=DESIGN_LIFE_HOURS),
+        flexibility=flexibility,
         description="Paper 004 loading/unloading robot, STEP motion laws of section 3.1, 2 x 98 N claw forces",
         parameters={"wall_mm": wall_mm, **({"mesh_dir": str(folder)} if mesh_dir else {})})
 

@@ -28,7 +28,7 @@ def load_paper004_module():
 @dataclass(frozen=True)
 class Paper004Run:
     """The paper-004 study run once with its defaults and the per-link model beside the arm model
-    (``compare_link_model=True``, as ``--link-model`` runs it: the README and docs quote the per-link model's peaks
+    (``ArmSettings(compare_link_model=True)``, as ``--link-model`` runs it: the README and docs quote the per-link model's peaks
     beside the arm model's, which it leaves unchanged: tests/flex/test_arm_study.py): the script ``module``, the
     results folder ``out``, its ``summary`` (summary.json) and ``joints`` (joints.csv columns)."""
 
@@ -43,6 +43,7 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
     """Runs the full paper-004 study once per test session, into a folder shared by the xdist workers (the first
     worker to get the lock runs it; the others read its folder, which appears whole, moved into place)."""
     from structcheck.results import read_csv
+    from structcheck.settings import ArmSettings
     from structcheck.study import run
 
     root = tmp_path_factory.getbasetemp()
@@ -53,7 +54,7 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
     with open(root / "paper004_run.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (out / "summary.json").is_file():
-            run(replace(mod.study, compare_link_model=True), out, progress=False)
+            run(replace(mod.study, arm=ArmSettings(compare_link_model=True)), out, progress=False)
     return Paper004Run(module=mod, out=out, summary=json.loads((out / "summary.json").read_text()),
                        joints=read_csv(out / "joints.csv"))
 

@@ -33,25 +33,23 @@ def _positive(name: str, value) -> float | None:
     try:
         v = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"Study.{name} must be a number > 0, got {value!r}") from None
+        raise InputError(f"fatigue.{name} must be a number > 0, got {value!r}") from None
     if not (np.isfinite(v) and v > 0):
-        raise InputError(f"Study.{name} must be a finite number > 0, got {value!r}: give the duty as a positive "
+        raise InputError(f"fatigue.{name} must be a finite number > 0, got {value!r}: give the duty as a positive "
                          f"number or leave it None")
     return v
 
 
 def study_duty(study) -> Duty | None:
-    """The duty of ``study`` (a ``study.Study``), None when it asks for no fatigue (neither cycles_per_hour nor a
-    design life). InputError for a negative or zero duty, a design life in hours without cycles_per_hour, a
-    design life given twice, or more duty cycles an hour than fit in it."""
-    cph = _positive("cycles_per_hour", study.cycles_per_hour)
-    hours = _positive("design_life_hours", study.design_life_hours)
-    cycles = _positive("design_life_cycles", study.design_life_cycles)
-    if cph is None and hours is None and cycles is None:
-        if study.fatigue_details:
-            raise InputError("Study.fatigue_details is given but fatigue does not run: give cycles_per_hour and "
-                             "design_life_hours (or design_life_cycles)")
+    """The duty of ``study`` (a ``study.Study``; its ``fatigue`` a ``settings.Fatigue``), None when it asks for no
+    fatigue (``fatigue`` None). InputError for a negative or zero duty, a design life in hours without
+    cycles_per_hour, a design life given twice, or more duty cycles an hour than fit in it."""
+    fat = study.fatigue
+    if fat is None:
         return None
+    cph = _positive("cycles_per_hour", fat.cycles_per_hour)
+    hours = _positive("design_life_hours", fat.design_life_hours)
+    cycles = _positive("design_life_cycles", fat.design_life_cycles)
     if hours is not None and cycles is not None:
         raise InputError(f"give the design life once: design_life_hours = {hours:g} or design_life_cycles = "
                          f"{cycles:g}, not both")
@@ -69,10 +67,11 @@ def study_duty(study) -> Duty | None:
 
 
 def study_fatigue_settings(study, duty: Duty, link: str) -> FatigueSettings:
-    """Link ``link``'s fatigue settings from ``study``: its ``fatigue_details`` entry is a curve spec for the
+    """Link ``link``'s fatigue settings from ``study``: its ``fatigue.details`` entry is a curve spec for the
     whole link (detail category, material name or SNCurve) or a mapping region -> spec."""
-    spec: Any = (study.fatigue_details or {}).get(link)
+    fat = study.fatigue
+    spec: Any = (fat.details or {}).get(link)
     details: Mapping[str, Any] = {} if spec is None else (dict(spec) if isinstance(spec, Mapping) else {"*": spec})
-    return FatigueSettings(design_life_cycles=duty.design_life_cycles, method=study.fatigue_method,
-                           mean_stress=study.mean_stress_correction, surface_factor=study.surface_factor,
+    return FatigueSettings(design_life_cycles=duty.design_life_cycles, method=fat.method.value,
+                           mean_stress=fat.mean_stress_correction, surface_factor=fat.surface_factor,
                            details=details)

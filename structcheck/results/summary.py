@@ -65,7 +65,7 @@ def analysis_summary(study, links: Mapping[str, Any], t: np.ndarray, n_output_fr
         total_nodes=int(sum(L.n_nodes for L in links.values())),
         total_elements=int(sum(L.n_elements for L in links.values())),
         arm_frozen_segments=None if arm is None else int(len(arm.transient.segments) - 1),
-        arm_max_joint_change=None if arm is None else study.arm_max_joint_change,
+        arm_max_joint_change=None if arm is None else study.arm.max_joint_change,
         arm_timings_s=None if arm is None else {k: float(v) for k, v in (arm.timings or {}).items()})
 
 
@@ -74,7 +74,7 @@ def link_summary(L, link_model=None) -> LinkSummary:
     and (when fatigue ran) its fatigue entries; ``dynamic_amplification`` is the transient peak over the
     quasi-static one (the link's own elastic inertia; arm-level for the arm model, whose ``lowest_frequency_hz`` is
     its superelement's lowest fixed-interface mode). With ``link_model`` (``structural.LinkModelPeaks``: the
-    per-link model run beside the arm model on request, ``Study(compare_link_model=True)``) the per-link model's
+    per-link model run beside the arm model on request, ``ArmSettings(compare_link_model=True)``) the per-link model's
     peak von Mises, quasi-static peak and lowest frequency (the link clamped at its proximal joint)."""
     names = {f for f in LinkSummary.__dataclass_fields__} - {"extra", "element_geometry", "dynamic_amplification"}
     qs = L.quasi_static_max_von_mises_pa
@@ -100,10 +100,10 @@ def fatigue_summary(study, duty, links: Mapping[str, Any]) -> FatigueSummary | N
     return FatigueSummary(
         cycles_per_hour=duty.cycles_per_hour, duty_cycle_s=duty.duty_cycle_s,
         design_life_cycles=duty.design_life_cycles, design_life_hours=duty.design_life_hours,
-        method=study.fatigue_method,
-        mean_stress_correction=study.mean_stress_correction or "goodman (material curves), none (detail "
+        method=str(study.fatigue.method),
+        mean_stress_correction=study.fatigue.mean_stress_correction or "goodman (material curves), none (detail "
                                                                 "categories)",
-        surface_factor=study.surface_factor, min_life_link=worst if np.isfinite(life) else None,
+        surface_factor=study.fatigue.surface_factor, min_life_link=worst if np.isfinite(life) else None,
         min_life_cycles=life, min_life_hours=duty.hours(life) if np.isfinite(life) else None)
 
 

@@ -5,7 +5,7 @@
 - ``"link"`` (:class:`.link.LinkModel`): each link alone in its own frame, supported at its proximal joint;
 - ``"arm"`` (:class:`.arm.ArmModel`, the default): the links as superelements assembled along the chain
   (:mod:`structcheck.flex`); the per-link model runs beside it only when the study asks
-  (``Study(compare_link_model=True)``, ``structcheck run --link-model``).
+  (``ArmSettings(compare_link_model=True)``, ``structcheck run --link-model``).
 
 Both give per-link solutions in one layout (``checks.LinkSolution``) that the checks, fatigue and results read
 alike, with the tool point and the arm's lowest mode as each model knows them (:class:`StructuralResult`). The model

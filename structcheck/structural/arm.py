@@ -1,7 +1,7 @@
 """The arm model (``Study(flexibility="arm")``, the default): the links as Craig-Bampton superelements assembled
 along the chain (:mod:`structcheck.flex`), integrated along the motion or solved quasi-statically, stresses
 recovered in every link; the per-link model's numbers beside it only when the study asks
-(``compare_link_model``)."""
+(``Study.arm.compare_link_model``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +16,7 @@ from .result import StructuralResult
 def arm_options(study) -> ArmOptions:
     """The arm model's inputs from a ``study.Study``."""
     return ArmOptions(n_modes=study.n_modes, damping_ratio=study.damping_ratio, quasi_static=study.quasi_static,
-                      joint_stiffness=dict(study.joint_stiffness), max_joint_change=study.arm_max_joint_change,
+                      joint_stiffness=dict(study.arm.joint_stiffness), max_joint_change=study.arm.max_joint_change,
                       gravity=tuple(study.gravity), tool_point=study.tool_point, payloads=tuple(study.payloads))
 
 
@@ -26,22 +26,22 @@ class ArmModel:
     name = "arm"
 
     def check(self, study, chain) -> None:
-        check_arm_inputs(chain, study.parts, study.joint_stiffness)
+        check_arm_inputs(chain, study.parts, study.arm.joint_stiffness)
 
     def link_stresses(self, study) -> bool:
         """The per-link bases' stresses are read only for the per-link model's peaks beside the arm model's."""
-        return bool(study.compare_link_model)
+        return bool(study.arm.compare_link_model)
 
     def note(self, study) -> str:
         how = "quasi-static" if study.quasi_static else "transient"
-        beside = ("the per-link model runs beside it for comparison" if study.compare_link_model else
-                  "the per-link model's peaks beside it on request: compare_link_model=True or --link-model")
+        beside = ("the per-link model runs beside it for comparison" if study.arm.compare_link_model else
+                  "the per-link model's peaks beside it on request: arm=ArmSettings(compare_link_model=True) or --link-model")
         return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
                 f"Part rigid; {beside})")
 
     def solve(self, study, prep, rigid, loads, bases, frames, clock, progress) -> StructuralResult:
         t, body = rigid.t, rigid.body
-        companion = link_model_peaks(study, bases, loads, t, clock, progress) if study.compare_link_model else None
+        companion = link_model_peaks(study, bases, loads, t, clock, progress) if study.arm.compare_link_model else None
         errors = {n: equilibrium_error(study.parts[n], ld) for n, ld in loads.items()}
         with progress_bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
             arm = arm_stage(prep.chain, study.parts, body, loads, errors, t, arm_options(study), rigid.point_forces,

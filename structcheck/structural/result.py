@@ -13,7 +13,7 @@ from ..notes import Note
 @dataclass(frozen=True)
 class LinkModelPeaks:
     """The per-link model's own numbers per link, for a run of another model that asked for them beside its own
-    (``Study(compare_link_model=True)``): ``max_von_mises_pa`` its peak von Mises [Pa] (unaveraged, element nodes),
+    (``ArmSettings(compare_link_model=True)``): ``max_von_mises_pa`` its peak von Mises [Pa] (unaveraged, element nodes),
     ``quasi_static_max_von_mises_pa`` its peak without elastic inertia [Pa] (NaN when the link keeps no modes),
     ``lowest_frequency_hz`` the link's first mode clamped at its proximal joint [Hz] (NaN: no modes kept)."""
 

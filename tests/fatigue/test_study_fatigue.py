@@ -12,6 +12,7 @@ from helpers import SMALL_H, SMALL_L, beam, write_small_study
 from structcheck.cli import main
 from structcheck.errors import InputError
 from structcheck.script import load_study
+from structcheck.settings import Fatigue
 from structcheck.study import PointForce, run
 
 MPa = 1e6
@@ -19,11 +20,14 @@ F0 = 200.0  # N
 FORCE = f"STEP(time, 0, -{F0}, 0.25, {F0}) + STEP(time, 0.5, 0, 0.75, {-2 * F0})"  # -F0 -> +F0 -> -F0
 
 
-def cantilever(tmp_path, **fatigue):
+def cantilever(tmp_path, details=None, **fatigue):
+    """The small cantilever with fatigue settings ``fatigue`` (Fatigue's fields), the whole link EC3-71 unless
+    ``details`` says otherwise."""
     base = load_study(write_small_study(tmp_path))
     part = beam(SMALL_L, SMALL_H, SMALL_H, 20, ends=("joint1", "tip"), n_side=2)
-    return dataclasses.replace(base, flexibility="link", parts={"beam": part}, point_forces=(PointForce("tip", FORCE, (0, 0, -1)),),
-                               fatigue_details={"beam": "EC3-71"}, **fatigue)
+    return dataclasses.replace(base, flexibility="link", parts={"beam": part},
+                               point_forces=(PointForce("tip", FORCE, (0, 0, -1)),),
+                               fatigue=Fatigue(details={"beam": "EC3-71"} if details is None else details, **fatigue))
 
 
 def ec3_71_life(dsigma):
@@ -104,19 +108,21 @@ def test_compare_flags_a_shorter_life(cantilever_run, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("fatigue, match", [
-    (dict(cycles_per_hour=100.0, fatigue_details={"beam": "EC3-70"}), "unknown detail category 'EC3-70'"),
-    (dict(cycles_per_hour=100.0, design_life_hours=-5.0), r"design_life_hours = -5.0: give a finite number > 0 \(h\)"),
+    (dict(cycles_per_hour=100.0, details={"beam": "EC3-70"}), "unknown detail category 'EC3-70'"),
+    (dict(cycles_per_hour=100.0, design_life_hours=-5.0),
+     r"^fatigue.design_life_hours = -5.0: give a finite number > 0 \(h\)$"),
     (dict(design_life_hours=100.0), "needs cycles_per_hour"),
     (dict(cycles_per_hour=5000.0), "more than an hour"),
-    (dict(cycles_per_hour=100.0, fatigue_details={"arm": "EC3-71"}), "names links \\['arm'\\]"),
-    (dict(cycles_per_hour=100.0, fatigue_details={"beam": {"weld": "EC3-71"}}), "no surface or line 'weld'"),
-    (dict(cycles_per_hour=100.0, fatigue_method="findley"), "unknown fatigue_method"),
-    (dict(fatigue_details={"beam": "EC3-71"}), "fatigue does not run"),
+    (dict(cycles_per_hour=100.0, details={"arm": "EC3-71"}), "names links \\['arm'\\]"),
+    (dict(cycles_per_hour=100.0, details={"beam": {"weld": "EC3-71"}}), "no surface or line 'weld'"),
+    (dict(cycles_per_hour=100.0, method="findley"),
+     r"^fatigue.method = 'findley': choose one of \['critical_plane', 'signed_von_mises'\]$"),
+    (dict(mean_stress_correction="walker"), "^fatigue.mean_stress_correction: unknown mean-stress correction 'walker'"),
 ])
 def test_bad_fatigue_input_is_one_line_input_error(tmp_path, fatigue, match):
     with pytest.raises(InputError, match=match) as err:  # where the Study is made, or when it runs
-        run(dataclasses.replace(cantilever(tmp_path), **{"fatigue_details": {}, **fatigue}), None, progress=False,
-            write=False)
+        run(dataclasses.replace(cantilever(tmp_path), fatigue=Fatigue(**{"details": {}, **fatigue})), None,
+            progress=False, write=False)
     assert "\n" not in str(err.value)
 
 
@@ -128,7 +134,7 @@ def test_material_without_sn_data_is_input_error(tmp_path):
     mat = Material("unobtainium", 7800.0, 200e9, 0.3, 300e6)
     bare = dataclasses.replace(study, parts={"beam": type(part)(part.mesh, mat, {n: part.surface_facets(n) for n
                                                                               in part.surfaces})},
-                               fatigue_details={})
+                               fatigue=Fatigue(cycles_per_hour=100.0))
     with pytest.raises(InputError, match="link 'beam': fatigue was asked for .* no fatigue \\(S-N\\) data for "
                                          "material 'unobtainium'"):
         run(bare, None, progress=False, write=False)
@@ -147,7 +153,7 @@ def test_goodman_life_of_a_pulsating_load_matches_the_hand_value(tmp_path):
     and Goodman's S_ar = S_a / (1 - S_m / S_ut)."""
     F = 1720.0
     force = f"STEP(time, 0, 0, 0.25, {F}) + STEP(time, 0.5, 0, 0.75, {-F})"
-    study = dataclasses.replace(cantilever(tmp_path, cycles_per_hour=100.0), fatigue_details={},
+    study = dataclasses.replace(cantilever(tmp_path, cycles_per_hour=100.0, details={}),
                                 point_forces=(PointForce("tip", force, (0, 0, -1)),))
     link = run(study, None, progress=False, write=False).links["beam"]
     xi = 0.09
@@ -164,7 +170,7 @@ def test_goodman_life_of_a_pulsating_load_matches_the_hand_value(tmp_path):
 
 def test_signed_von_mises_gives_the_critical_plane_life_in_uniaxial_bending(cantilever_run, tmp_path):
     _, result, _ = cantilever_run
-    study = cantilever(tmp_path, cycles_per_hour=100.0, fatigue_method="signed_von_mises")
+    study = cantilever(tmp_path, cycles_per_hour=100.0, method="signed_von_mises")
     link = run(study, None, progress=False, write=False).links["beam"]
     ref = result.links["beam"]
     for xi in (0.05, 0.09, 0.15):  # uniaxial sigma_xx: signed von Mises = sigma_xx, the x plane is critical
@@ -178,8 +184,7 @@ def test_detail_category_on_a_named_surface_only(cantilever_run, tmp_path):
     (S_e' = 230 MPa) is undamaged, so only the clamped face's nodes (EC3-71 there) have a finite life, the same
     as when the whole link is EC3-71."""
     _, result, _ = cantilever_run
-    study = cantilever(tmp_path, cycles_per_hour=100.0)
-    study = dataclasses.replace(study, fatigue_details={"beam": {"joint1": "EC3-71"}})
+    study = cantilever(tmp_path, cycles_per_hour=100.0, details={"beam": {"joint1": "EC3-71"}})
     link = run(study, None, progress=False, write=False).links["beam"]
     face = study.parts["beam"].named_nodes("joint1")
     life = link.envelope["fatigue_life_cycles"]

@@ -21,6 +21,7 @@ import pytest
 from helpers import L1, L2, beam, two_beam_robot
 
 from structcheck.cli import main
+from structcheck.settings import ArmSettings
 from structcheck.errors import InputError
 from structcheck.flex import assemble_arm, reduce_links
 from structcheck.flex.assembly import AttachedMass
@@ -58,7 +59,7 @@ def weak_parts(side_m: float) -> dict:
 def weak_study(side_m: float, payload_kg: float, joint_stiffness=None, **kw) -> Study:
     return Study(name="weak_arm", robot=two_beam_robot(), motion=MOTION, parts=weak_parts(side_m), t_end=1.0,
                  n_frames=11, payloads=(Payload("tool", payload_kg),), tool_point="tool",
-                 joint_stiffness=joint_stiffness or {}, **kw)
+                 arm=ArmSettings(joint_stiffness=joint_stiffness or {}), **kw)
 
 
 def cantilever_hz(side_m: float, payload_kg: float, k_joint2: float | None = None) -> float:

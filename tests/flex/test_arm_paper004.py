@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from conftest import load_paper004_module
 
+from structcheck.settings import ArmSettings
 from structcheck.study import run
 
 
 @pytest.mark.slow
 def test_paper004_arm_model_does_not_depend_on_the_frozen_pose_criterion():
     study = load_paper004_module().study
-    coarse, fine = (run(replace(study, flexibility="arm", arm_max_joint_change=dq), progress=False,
+    coarse, fine = (run(replace(study, flexibility="arm", arm=ArmSettings(max_joint_change=dq)), progress=False,
                         write=False).summary for dq in (0.05, 0.025))
     assert coarse["analysis"]["arm_frozen_segments"] < fine["analysis"]["arm_frozen_segments"]
     for name, a in coarse["links"].items():
@@ -37,7 +38,7 @@ def test_readme_arm_numbers_are_the_runs():
     from pathlib import Path
 
     section = " ".join((Path(__file__).resolve().parents[2] / "docs" / "arm_model.md").read_text().split())
-    s = run(replace(load_paper004_module().study, flexibility="arm", compare_link_model=True), progress=False,
+    s = run(replace(load_paper004_module().study, flexibility="arm", arm=ArmSettings(compare_link_model=True)), progress=False,
             write=False).summary
     mode = float(re.search(r"the arm's lowest mode is ([\d.]+) Hz", section).group(1))
     assert round(s["arm_modes_hz"][0], 1) == mode

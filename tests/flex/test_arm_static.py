@@ -50,7 +50,7 @@ def test_joint_reactions_are_the_rigid_body_wrenches(parts):
     tree = prep.chain.tree
     ses = reduce_study_links(tree, parts, loads, study.n_modes)
     ext = external_loads(loads)
-    tr = arm_static(tree, ses, rigid.t, rigid.body.q, ext, max_joint_change=study.arm_max_joint_change)
+    tr = arm_static(tree, ses, rigid.t, rigid.body.q, ext, max_joint_change=study.arm.max_joint_change)
     assert len(tr.segments) > 10  # the swing is really cut into many frozen poses
     ref = np.array([np.flatnonzero(np.all(rigid.body.q == qr, axis=1))[0] for qr in tr.q_ref])
     W = rigid.body.dynamics.joint_wrenches[ref]  # (n_ref, n_joints, 6), child joint-frame axes = child link axes

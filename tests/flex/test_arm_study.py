@@ -14,6 +14,7 @@ import pytest
 from helpers import two_beam_parts, two_beam_robot
 
 from structcheck.errors import InputError
+from structcheck.settings import ArmSettings
 from structcheck.results.tables import read_csv
 from structcheck.study import PointForce, Study, run
 
@@ -54,7 +55,8 @@ def test_the_per_link_model_runs_beside_the_arm_model_only_when_asked(slow, part
     arm, link, _ = slow
     arm_s, link_s = arm.summary.to_dict(), link.summary.to_dict()  # summary.json's documents
     assert not any(COMPANION_KEYS & set(entry) for entry in arm_s["links"].values())
-    both = run(_study(parts, flexibility="arm", compare_link_model=True), progress=False, write=False).summary.to_dict()
+    both = run(_study(parts, flexibility="arm", arm=ArmSettings(compare_link_model=True)), progress=False,
+               write=False).summary.to_dict()
     for name, entry in both["links"].items():
         mine = link_s["links"][name]
         assert entry["max_von_mises_link_model_pa"] == pytest.approx(mine["max_von_mises_pa"], rel=1e-12)
@@ -105,7 +107,8 @@ def test_arm_inputs_are_checked(parts):
     with pytest.raises(InputError, match="flexibility"):
         run(_study(parts, flexibility="chain"), progress=False, write=False)
     with pytest.raises(InputError, match="joint_stiffness names unknown joint"):
-        run(_study(parts, flexibility="arm", joint_stiffness={"joint9": 1e4}), progress=False, write=False)
+        run(_study(parts, flexibility="arm", arm=ArmSettings(joint_stiffness={"joint9": 1e4})), progress=False,
+            write=False)
 
 
 def test_info_prints_arm_frequencies_at_home(tmp_path, capsys):

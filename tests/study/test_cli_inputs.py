@@ -217,24 +217,33 @@ def test_compare_tolerance_must_be_a_finite_percentage(capsys, tmp_path, value):
     ("max_step_s", float("inf"), r"^max_step_s = inf: give a finite number > 0 \(s\)$"),
     ("quasi_static", "yes", r"^quasi_static = 'yes': give True or False$"),
     ("gravity", (0, 0, float("nan")), r"^gravity = \(0, 0, nan\): give 3 finite numbers \(m/s\^2\)$"),
-    ("joint_stiffness", {"joint1": (1e4, float("inf"))}, r"^joint_stiffness\['joint1'\] = inf: give a finite number"),
+    ("arm.joint_stiffness", {"joint1": (1e4, float("inf"))},
+     r"^arm.joint_stiffness\['joint1'\] = inf: give a finite number"),
+    ("arm.max_joint_change", 0, r"^arm.max_joint_change = 0.0: give a finite number > 0 \(rad or m\)$"),
+    ("flexibility", "beam", r"^flexibility = 'beam': choose one of \['arm', 'link'\]$"),
     ("motion", {"joint1": float("nan")}, r"^motion of joint 'joint1' = nan: give a finite number \(rad or m\)$"),
     ("motion", {"joint1": "STEP(time,0,0,1"}, r"^motion of joint 'joint1': expected '\)', found end of text"),
     ("payloads", ("tip", 2.0), r"^payloads = \('tip', 2.0\): give a tuple of Payload\(...\)$"),
     ("name", "", r"^Study name = '': give a non-empty text"),
-    ("surface_factor", float("nan"), r"^surface_factor = nan: give a finite number > 0$"),
-    ("cycles_per_hour", float("inf"), r"^cycles_per_hour = inf: give a finite number > 0 \(duty cycles an hour\)$"),
-    ("design_life_hours", -1.0, r"^design_life_hours = -1.0: give a finite number > 0 \(h\)$"),
+    ("fatigue.surface_factor", float("nan"), r"^fatigue.surface_factor = nan: give a finite number > 0$"),
+    ("fatigue.cycles_per_hour", float("inf"),
+     r"^fatigue.cycles_per_hour = inf: give a finite number > 0 \(duty cycles an hour\)$"),
+    ("fatigue.design_life_hours", -1, r"^fatigue.design_life_hours = -1.0: give a finite number > 0 \(h\)$"),
+    ("fatigue.method", "findley", r"^fatigue.method = 'findley': choose one of"),
+    ("fatigue.life", 1, r"^--set fatigue.life: Fatigue has no field 'life'; fields: \['cycles_per_hour', "),
+    ("duty.hours", 1, r"^--set duty.hours: Study has no part 'duty'; parts: \['arm', 'fatigue'\] \(and study.<field>"),
+    ("study.n_frame", 5, r"^--set study.n_frame: Study has no field 'n_frame'; fields: "),
 ])
 def test_study_fields_are_checked_where_they_enter(field, value, message):
-    from dataclasses import replace
-
+    """Each field (and part.field, as --set names them) is checked by the Study or the part that holds it."""
     from helpers import SMALL_STUDY
+
+    from structcheck.settings import with_overrides
 
     namespace = {}
     exec(SMALL_STUDY, namespace)
     with pytest.raises(InputError, match=message):
-        replace(namespace["study"], **{field: value})
+        with_overrides(namespace["study"], {field: value})
 
 
 def test_masses_mesh_sizes_and_times_are_checked_where_they_enter():
@@ -311,3 +320,23 @@ def test_motion_profiles_and_joint_limits_refuse_nan_naming_the_input():
         with pytest.raises(InputError, match=rf"^joint 'j': {message}"):
             Robot(links, [Joint("j", "revolute", "ground", "arm", np.eye(4), np.array([0, 0, 1.0]), lower, upper)])
     Robot(links, [Joint("j", "revolute", "ground", "arm", np.eye(4), np.array([0, 0, 1.0]))])  # open limits: fine
+
+
+def test_set_reaches_a_field_of_a_part_of_the_study(tmp_path):
+    """--set part.field sets a Study setting after build(): fatigue switched on from the command line, with its
+    duty in summary.json; a bad value names the field, exit 2, before anything is written."""
+    import json
+
+    from helpers import write_small_study
+
+    from structcheck.cli import main
+
+    script, out = write_small_study(tmp_path), tmp_path / "out"
+    assert main(["run", str(script), "--out", str(out), "--quiet", "--no-vtk", "--set", "fatigue.cycles_per_hour=100",
+                 "--set", "fatigue.design_life_cycles=1e4", "--set", "study.flexibility=link"]) in (0, 1)
+    s = json.loads((out / "summary.json").read_text())
+    assert s["fatigue"]["cycles_per_hour"] == 100 and s["fatigue"]["design_life_cycles"] == 1e4
+    assert s["flexibility"] == "link" and s["links"]["beam"]["fatigue_curve"]
+    bad = tmp_path / "bad"
+    assert main(["run", str(script), "--out", str(bad), "--set", "fatigue.design_life_hours=-3"]) == 2
+    assert not bad.exists()
