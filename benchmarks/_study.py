@@ -77,10 +77,10 @@ def _instrument(phases: dict) -> None:
     build = fe.build_basis
 
     @functools.wraps(build)
-    def build_basis(part, F, fixed, n_modes, timings=None):
+    def build_basis(part, F, fixed, n_modes, timings=None, **options):
         SUPPORTS[part.name] = list(fixed)
         link = phases.setdefault(part.name, {})
-        basis = build(part, F, fixed, n_modes, timings=link)
+        basis = build(part, F, fixed, n_modes, timings=link, **options)
         names[id(basis)] = part.name
         return basis
 

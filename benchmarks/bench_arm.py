@@ -6,7 +6,9 @@ arm run within 2x the per-link run).
 Runs studies/loading_unloading_6dof.py with ``flexibility='link'`` then ``'arm'`` (fresh Parts each run: nothing
 cached from the run before), ``--repeat`` times alternating, in this process, and times with wall clock
 (``time.perf_counter``) and CPU time of the process (``time.process_time``: all its threads) every phase of
-``structcheck.study.run`` (dynamics, loads, FE bases, refinement, per-link transient, arm stage, fatigue, writing)
+``structcheck.study.run`` (dynamics, loads, FE bases, refinement, per-link transient, arm stage, fatigue, writing;
+the arm run without the per-link model beside it, the study's default; the links' bases and superelements, which
+run in threads, as the run's own ``fe_bases`` in ``study_timings_s``)
 and of the arm stage (superelements, transient, recovery of the link histories, tool deflection, mode shapes). The
 machine is shared: CPU time is the steadier measure, and both are reported per run with the 1-minute load average;
 the ratios use the median over the repeats. Results: benchmarks/results/bench_arm.json.
@@ -28,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import RESULTS, ROOT, environment  # noqa: E402
 
 STUDY_PHASES = {  # structcheck.study function -> phase
-    "prepare": "dynamics", "rigid_stage": "dynamics", "link_loads": "loads", "link_bases": "fe_bases",
-    "refine": "refine", "link_solution": "fe_transient", "arm_stage": "arm", "link_fatigues": "fatigue",
-    "write_results": "write"}
+    "prepare": "dynamics", "rigid_stage": "dynamics", "link_loads": "loads", "refine": "refine", "link_fatigues": "fatigue", "write_results": "write"}
+STRUCTURAL_PHASES = {  # structcheck.structural.link / .arm function -> phase
+    "link_solution": "fe_transient", "arm_stage": "arm"}
 ARM_PHASES = {  # structcheck.flex.stage function -> arm phase
     "reduce_study_links": "superelements", "arm_transient": "transient", "arm_static": "transient",
     "_link_solution": "recovery", "tool_deflection": "tool_deflection", "arm_mode_shapes": "mode_shapes"}
@@ -69,6 +71,8 @@ def instrument(module, table: dict, clock: Clock) -> dict:
 def run_once(flexibility: str, write: bool) -> dict:
     """One run of the headline study with ``flexibility``; its phase times, totals and peaks."""
     import structcheck.flex.stage as stage
+    import structcheck.structural.arm as arm_model
+    import structcheck.structural.link as link_model
     import structcheck.study as study_module
 
     sys.path.insert(0, str(ROOT / "studies"))
@@ -78,6 +82,8 @@ def run_once(flexibility: str, write: bool) -> dict:
     clocks, originals = Clock(), []
     arm_clock = Clock()
     originals.append((study_module, instrument(study_module, STUDY_PHASES, clocks)))
+    for module in (link_model, arm_model):
+        originals.append((module, instrument(module, STRUCTURAL_PHASES, clocks)))
     originals.append((stage, instrument(stage, ARM_PHASES, arm_clock)))
     load0 = os.getloadavg()[0]
     try:
@@ -93,7 +99,7 @@ def run_once(flexibility: str, write: bool) -> dict:
     return {"flexibility": flexibility, "wall_s": wall, "cpu_s": cpu, "load_1min": [load0, os.getloadavg()[0]],
             "phases_wall_s": clocks.wall, "phases_cpu_s": clocks.cpu,
             "arm_phases_wall_s": arm_clock.wall, "arm_phases_cpu_s": arm_clock.cpu,
-            "n_samples": len(result.t),
+            "n_samples": len(result.t), "study_timings_s": result.summary["timings_s"],
             "max_von_mises_pa": {n: v.get("max_von_mises_pa") for n, v in links.items() if isinstance(v, dict)}}
 
 

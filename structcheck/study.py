@@ -4,9 +4,9 @@
 
 Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
 time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
--> ``structural.link_bases`` (``fe.response.LinkBasis``: each link's modes) -> :func:`refine` (samples where the
-links ring) -> the structural model the study names (:mod:`structcheck.structural`: per-link or arm, chosen once;
-``structural.StructuralResult``) -> :func:`output_frames` -> ``checks`` (link results, verdict, warnings) ->
+-> the structural model the study names (:mod:`structcheck.structural`: per-link or arm, chosen once), its
+``reduce`` (``structural.LinkReductions``: each link's per-link modes, the arm model's superelements) ->
+:func:`refine` (samples where the links ring) -> its ``solve`` (``structural.StructuralResult``) -> :func:`output_frames` -> ``checks`` (link results, verdict, warnings) ->
 ``results`` (summary, files). Study scripts are imported by :mod:`structcheck.script`.
 
 A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
@@ -34,7 +34,7 @@ from .results.summary import merge_summary, run_summary
 from .progress import Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
 from .settings import ArmSettings, Fatigue, Flexibility, choice
-from .structural import link_bases, structural_model
+from .structural import structural_model
 
 
 @dataclass(frozen=True)
@@ -371,13 +371,13 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     with clock("loads"):
         loads = link_loads(study, prep, rigid)
     model = structural_model(study)
-    bases = link_bases(study, loads, clock, progress, stresses=model.link_stresses(study))
+    reduced = model.reduce(study, prep, loads, clock, progress)
     with clock("refine"):
-        rigid, loads, notes = refine(study, prep, bases, rigid, loads)
+        rigid, loads, notes = refine(study, prep, reduced.bases, rigid, loads)
     t, body = rigid.t, rigid.body
     frames = output_frames(prep.grid, t)
-    structure = model.solve(study, prep, rigid, loads, bases, frames, clock, progress)
-    del bases  # the per-link factors' solutions and modes (and stresses): not needed any more
+    structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress)
+    del reduced  # the links' bases and superelements: the solutions keep what they need
     with clock("fatigue"):
         fatigue = link_fatigues(study, prep, structure.solutions, progress)
     tree, kin = prep.chain.tree, body.dynamics.kinematics

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Callable
 
 import numpy as np
 
@@ -47,11 +48,28 @@ class LinkBasis:
         return self.U.T @ self.F
 
 
+@dataclass(frozen=True)
+class ClampedFactor:
+    """A part's stiffness clamped on some surfaces, factorized: ``free`` (n_free,) the free dofs (sorted), ``K`` and
+    ``M`` (n_free, n_free) the stiffness and mass on them (M None when no modes were asked for), ``factor`` the
+    factorization of K (:func:`.solvers.factorize`), ``modes`` the lowest modes on the free dofs
+    (:class:`.transient.Modes`; None: none asked for). Another model clamped on the same dofs reuses it
+    (:meth:`structcheck.flex.superelement.Superelement.from_part`)."""
+
+    free: np.ndarray
+    K: object
+    M: object
+    factor: object
+    modes: object
+
+
 def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: dict | None = None,
-                stresses: bool = True) -> LinkBasis:
+                stresses: bool = True, factored: Callable[[ClampedFactor], None] | None = None) -> LinkBasis:
     """Solve every unit load F (n_dof, k) [N] and the lowest ``n_modes`` modes of ``part`` clamped on the ``fixed``
     surfaces; with ``stresses``, the stress basis of those columns too (without it ``S`` is None: a basis that only
     says where the link rings, :func:`ringing_samples`, needs no stresses, which are the largest array of all).
+    ``factored``, if given, receives the :class:`ClampedFactor` (for a caller that solves more with it; the factor is
+    then kept as long as the caller keeps it).
 
     ``timings``, if given, receives the wall time [s] of each phase (assembly of K and M, factorization,
     unit_solves, modes, stress_basis)."""
@@ -67,6 +85,7 @@ def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: di
     clock("unit_solves")
     phi = np.zeros((F.shape[0], 0))
     omega = np.zeros(0)
+    M = m = None
     if n_modes > 0:
         M_full = part.mass_matrix
         clock("assembly_M")
@@ -76,6 +95,8 @@ def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: di
         phi[free] = m.phi
         omega = m.omega
         clock("modes")
+    if factored is not None:
+        factored(ClampedFactor(free=free, K=K, M=M, factor=fact, modes=m))
     del fact  # release the factor (GBs on large meshes) before the stress basis is formed
     if not stresses:
         return LinkBasis(F=F, U=U, phi=phi, omega=omega, S=None)

@@ -8,6 +8,7 @@ frame fields, envelopes and verdict are formed exactly as for the per-link model
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
@@ -97,16 +98,23 @@ def payload_masses(tree, payloads, parts=None) -> tuple:
 
 
 def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=(), on_done=None) -> dict:
-    """Superelements of every link: interfaces at its joints (a closed chain's cut joints too; ``robot`` a Robot
-    or ClosedChain) and the base's ``ground``, and at the surfaces of ``attached`` masses, ``n_modes``
-    fixed-interface modes, residual vectors of the link's own loads (body loads, point forces, payload patches).
-    The links are reduced as many at a time as the process has cores (:func:`structcheck.pool.map_in_threads`;
-    ``on_done(link)`` as each is done)."""
+    """Superelements of every link (:func:`link_reducers`). The links are reduced as many at a time as the process
+    has cores (:func:`structcheck.pool.map_in_threads`; ``on_done(link)`` as each is done)."""
+    reduce = link_reducers(robot, parts, loads, n_modes, attached)
+    ses = map_in_threads(lambda n: reduce[n](), list(parts), weight=lambda n: parts[n].n_dofs, on_done=on_done)
+    return dict(zip(parts, ses))
+
+
+def link_reducers(robot, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
+    """link -> ``reduce(clamped=None) -> Superelement``: the link's superelement with interfaces at its joints (a
+    closed chain's cut joints too; ``robot`` a Robot or ClosedChain) and the base's ``ground``, and at the surfaces
+    of ``attached`` masses, ``n_modes`` fixed-interface modes, residual vectors of the link's own loads (body
+    loads, point forces, payload patches: ``loads`` link -> LinkLoads); ``clamped`` a factorization of the link
+    to reuse where it is clamped on the same dofs (``Superelement.from_part``)."""
     ifs = link_interfaces(robot, parts, attached)
     ext = external_loads(loads)
-    ses = map_in_threads(lambda n: Superelement.from_part(parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]]),
-                         list(parts), weight=lambda n: parts[n].n_dofs, on_done=on_done)
-    return dict(zip(parts, ses))
+    return {n: functools.partial(Superelement.from_part, parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]])
+            for n in parts}
 
 
 def rigid_link_loads(tree, dynamics, gravity, point_forces, elastic) -> dict:
@@ -137,31 +145,35 @@ def _progress(bar, n_steps: int):
 
 
 def arm_stage(chain, parts: dict, body, loads: dict, equilibrium_errors: dict, t: np.ndarray, options: ArmOptions,
-              point_forces: dict | None = None, bar=None) -> ArmStage:
+              point_forces: dict | None = None, bar=None, superelements: dict | None = None) -> ArmStage:
     """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
     ``options.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the robot's ClosedChain
     (an open robot has no cuts), ``parts`` link -> Part of the elastic links, ``body`` the rigid-body stage
     (``RigidBody``), ``loads`` link -> LinkLoads on ``t`` (every link of ``parts``), ``equilibrium_errors`` link ->
     the relative equilibrium residual of its loads (kept in its solution), ``point_forces`` point -> (n_t, 3) [N,
     world] (the loads of links without a Part); ``bar`` a tqdm progress bar (or None) counting the links'
-    superelements, the frozen segments and the links' stress histories."""
+    superelements, the frozen segments and the links' stress histories; ``superelements`` link -> Superelement
+    already reduced (:func:`reduce_study_links`, or one link at a time with the same inputs) instead of reducing
+    them here."""
     # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
     # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
     # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
     # histories run in threads of their own (fe.response).
     with single_thread_blas():
         return _arm_stage(chain, {n: parts[n] for n in loads}, body, loads, equilibrium_errors, t, options,
-                          point_forces, bar)
+                          point_forces, bar, superelements)
 
 
 def _arm_stage(chain, parts, body, loads, equilibrium_errors, t, options: ArmOptions, point_forces,
-               bar=None) -> ArmStage:
+               bar=None, ses=None) -> ArmStage:
     tree = chain.tree
     attached = payload_masses(tree, options.payloads, parts)
     clock = time.perf_counter()
-    step, on_segment = _progress(bar, 2 * len(parts))
-    ses = reduce_study_links(chain, parts, loads, options.n_modes, attached, on_done=step)
-    timings = {"arm_superelements": time.perf_counter() - clock}
+    step, on_segment = _progress(bar, (1 if ses is not None else 2) * len(parts))
+    timings = {}
+    if ses is None:
+        ses = reduce_study_links(chain, parts, loads, options.n_modes, attached, on_done=step)
+        timings["arm_superelements"] = time.perf_counter() - clock
     ext = {**external_loads(loads), **rigid_link_loads(tree, body.dynamics, options.gravity, point_forces, parts)}
     stiffness = dict(options.joint_stiffness)
     kw = dict(joint_stiffness=stiffness, attached=attached, max_joint_change=options.max_joint_change,

@@ -139,7 +139,8 @@ class Superelement:
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_part(cls, part, interfaces, n_modes: int | None = 6, residual_loads=None, coupling: str = "rigid",
-                  max_frequency: float | None = None, residual_tol: float = 1e-10) -> "Superelement":
+                  max_frequency: float | None = None, residual_tol: float = 1e-10,
+                  clamped=None) -> "Superelement":
         """Reduce ``part`` (a :class:`~structcheck.fe.part.Part`, link frame).
 
         ``interfaces``: names of surfaces (reference point = the surface centroid) or a mapping name -> point (3,)
@@ -148,7 +149,11 @@ class Superelement:
         patterns; otherwise a sequence of 'body', surface names (unit forces on that patch,
         :meth:`Part.patch_force_basis`) and arrays (n_dof, k) of load vectors; () for none. ``coupling``: 'rigid'
         or 'averaged' (module doc). ``residual_tol``: Gram-eigenvalue threshold below which a residual direction
-        counts as dependent on the modes or on the others and is dropped."""
+        counts as dependent on the modes or on the others and is dropped. ``clamped``: a
+        :class:`~structcheck.fe.linkbasis.ClampedFactor` of the part already factorized (a link's per-link basis):
+        used when its free dofs are the ones the held interfaces leave (rigid coupling: a link whose only
+        interfaces are its support), the factorization and, for the same ``n_modes``, the modes too (the same
+        computation, not repeated)."""
         if coupling not in COUPLINGS:
             raise InputError(f"coupling must be one of {COUPLINGS}, got {coupling!r}")
         names, points = _interfaces(part, interfaces)
@@ -160,7 +165,7 @@ class Superelement:
         # against 0.045 s). PARDISO (MKL) keeps its own threads for the factorization and solves.
         with single_thread_blas():
             if coupling == "rigid":
-                held = _RigidHeld(part, names, points)
+                held = _RigidHeld(part, names, points, clamped)
             else:
                 held = _AveragedHeld(part, names, points)
             # one factorization: constraint modes and residual vectors in one multi-right-hand-side solve
@@ -233,7 +238,7 @@ def _project(A, Psi):
 class _RigidHeld:
     """Flange dofs eliminated: u_B = T d. Interfaces held <=> the flange nodes clamped; one factorization of K_II."""
 
-    def __init__(self, part, names, points):
+    def __init__(self, part, names, points, clamped=None):
         self.part = part
         nd = part.node_dofs
         blocks = [(nd[part.surface_nodes(n)].ravel(), _rigid_map(part.points[part.surface_nodes(n)], p))
@@ -244,9 +249,11 @@ class _RigidHeld:
         mask[self.B] = False
         self.I = np.nonzero(mask)[0]
         K = part.stiffness
-        self.K_II = submatrix(K, self.I)
+        # a factorization of the part clamped on exactly these dofs already made (the per-link basis) serves
+        self.clamped = clamped if clamped is not None and np.array_equal(clamped.free, self.I) else None
+        self.K_II = submatrix(K, self.I) if self.clamped is None else self.clamped.K
         self.K_IB = sp.csr_matrix(K)[self.I][:, self.B]
-        self.fact = factorize(self.K_II)
+        self.fact = factorize(self.K_II) if self.clamped is None else self.clamped.factor
         self.backend = self.fact.backend
 
     def constraint_and_static(self, F):
@@ -261,8 +268,12 @@ class _RigidHeld:
         return Psi_c, U
 
     def modes(self, n_modes, max_frequency):
-        M_II = submatrix(self.part.mass_matrix, self.I)
-        phi, omega = _modes_upto(self.K_II, M_II, self.fact, n_modes, max_frequency)
+        c = self.clamped
+        if c is not None and c.modes is not None and max_frequency is None and n_modes == len(c.modes.omega):
+            phi, omega = c.modes.phi, c.modes.omega  # the same eigenproblem, solved once
+        else:
+            M_II = submatrix(self.part.mass_matrix, self.I)
+            phi, omega = _modes_upto(self.K_II, M_II, self.fact, n_modes, max_frequency)
         Phi = np.zeros((self.part.n_dofs, phi.shape[1]))
         Phi[self.I] = phi
         return Phi, omega

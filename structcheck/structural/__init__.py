@@ -1,6 +1,7 @@
 """The structural stage of a run: the links' elastic response to their loads, by one of two models.
 
-    link loads ──> per-link bases (where the links ring) ──> structural model ──> StructuralResult ──> checks
+    link loads ──> model.reduce (per-link bases: where the links ring; superelements) ──> refine ──>
+    model.solve ──> StructuralResult ──> checks
 
 - ``"link"`` (:class:`.link.LinkModel`): each link alone in its own frame, supported at its proximal joint;
 - ``"arm"`` (:class:`.arm.ArmModel`, the default): the links as superelements assembled along the chain
@@ -15,13 +16,13 @@ from __future__ import annotations
 
 from ..errors import InputError
 from .arm import ArmModel
-from .link import LinkModel, link_bases
-from .result import LinkModelPeaks, StructuralModel, StructuralResult
+from .link import LinkModel
+from .result import LinkModelPeaks, LinkReductions, StructuralModel, StructuralResult
 
 MODELS: dict[str, StructuralModel] = {m.name: m for m in (LinkModel(), ArmModel())}
 FLEXIBILITIES = tuple(MODELS)
 
-__all__ = ["FLEXIBILITIES", "MODELS", "LinkModelPeaks", "StructuralModel", "StructuralResult", "link_bases",
+__all__ = ["FLEXIBILITIES", "MODELS", "LinkModelPeaks", "LinkReductions", "StructuralModel", "StructuralResult",
            "structural_model"]
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import ToolPointChecks, arm_basis_warnings
-from ..flex.stage import ArmOptions, arm_stage, check_arm_inputs
+from ..flex.stage import ArmOptions, arm_stage, check_arm_inputs, link_reducers, payload_masses
 from ..progress import progress_bar
-from .link import equilibrium_error, link_model_peaks
-from .result import StructuralResult
+from .link import equilibrium_error, link_basis, link_model_peaks, links_in_threads
+from .result import LinkReductions, StructuralResult
 
 
 def arm_options(study) -> ArmOptions:
@@ -28,9 +28,23 @@ class ArmModel:
     def check(self, study, chain) -> None:
         check_arm_inputs(chain, study.parts, study.arm.joint_stiffness)
 
-    def link_stresses(self, study) -> bool:
-        """The per-link bases' stresses are read only for the per-link model's peaks beside the arm model's."""
-        return bool(study.arm.compare_link_model)
+    def reduce(self, study, prep, loads, clock, progress) -> LinkReductions:
+        """Per link, in one pass: its per-link basis (its stresses only for the per-link model's peaks beside the
+        arm model's), then its superelement, which reuses the basis's factorization and modes where it holds the
+        same dofs (a link whose only interface is its support, as a tool link with point forces on it)."""
+        parts = {n: study.parts[n] for n in loads}
+        reducers = link_reducers(prep.chain, parts, loads, study.n_modes,
+                                 payload_masses(prep.chain.tree, study.payloads, parts))
+
+        def reduce(name):
+            kept = []
+            basis = link_basis(study, name, loads[name], stresses=study.arm.compare_link_model, factored=kept.append)
+            return basis, reducers[name](clamped=kept.pop() if kept else None)
+
+        out = links_in_threads(parts, loads, reduce, "fe_bases",
+                               "FE bases and superelements (factorizations, unit loads, modes)", clock, progress)
+        return LinkReductions(bases={n: b for n, (b, _) in out.items()},
+                              superelements={n: se for n, (_, se) in out.items()})
 
     def note(self, study) -> str:
         how = "quasi-static" if study.quasi_static else "transient"
@@ -39,13 +53,14 @@ class ArmModel:
         return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
                 f"Part rigid; {beside})")
 
-    def solve(self, study, prep, rigid, loads, bases, frames, clock, progress) -> StructuralResult:
+    def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress) -> StructuralResult:
         t, body = rigid.t, rigid.body
-        companion = link_model_peaks(study, bases, loads, t, clock, progress) if study.arm.compare_link_model else None
+        companion = (link_model_peaks(study, reduced.bases, loads, t, clock, progress) if study.arm.compare_link_model
+                     else None)
         errors = {n: equilibrium_error(study.parts[n], ld) for n, ld in loads.items()}
         with progress_bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
             arm = arm_stage(prep.chain, study.parts, body, loads, errors, t, arm_options(study), rigid.point_forces,
-                            bar if progress else None)
+                            bar if progress else None, superelements=reduced.superelements)
         arm_mode = (float(arm.modes_hz[0]), arm.modes_time_s)
         tool = ToolPointChecks(arm.tool_deflection, *arm_mode) if study.tool_point else None
         # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the

@@ -14,7 +14,7 @@ from ..checks import LinkSolution, tool_point_checks
 from ..fe import response as fe
 from ..pool import map_in_threads
 from ..progress import progress_bar
-from .result import LinkModelPeaks, StructuralResult
+from .result import LinkModelPeaks, LinkReductions, StructuralResult
 
 
 def links_in_threads(parts: dict, names, work, stage: str, desc: str, clock, progress: bool) -> dict:
@@ -31,18 +31,19 @@ def links_in_threads(parts: dict, names, work, stage: str, desc: str, clock, pro
     return dict(zip(names, out))
 
 
-def link_bases(study, loads: dict, clock, progress: bool = False, stresses: bool = True) -> dict[str, fe.LinkBasis]:
-    """Every FE link's basis: one factorization, the unit-load solutions and the lowest modes (none when
-    quasi-static), with their stress basis when ``stresses`` (the per-link model reads them; a run of the arm model
-    needs only where the links ring). The links run as many at a time as the process has cores
+def link_bases(study, loads: dict, clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
+    """Every FE link's basis (:func:`link_basis`), the links as many at a time as the process has cores
     (:func:`links_in_threads`), so their ``fe_<link>`` wall times overlap; ``fe_bases`` is the whole stage's."""
-    def basis(name):
-        ld = loads[name]
-        return fe.build_basis(study.parts[name], ld.F, list(ld.support), 0 if study.quasi_static else study.n_modes,
-                              stresses=stresses)
+    return links_in_threads(study.parts, loads, lambda n: link_basis(study, n, loads[n]), "fe_bases",
+                            "FE bases (factorization, unit loads, modes)", clock, progress)
 
-    return links_in_threads(study.parts, loads, basis, "fe_bases", "FE bases (factorization, unit loads, modes)",
-                            clock, progress)
+
+def link_basis(study, name: str, loads: linkloads.LinkLoads, stresses: bool = True, factored=None) -> fe.LinkBasis:
+    """Link ``name``'s basis clamped at its support: one factorization, the unit-load solutions and the lowest
+    modes (none when quasi-static), with their stress basis when ``stresses`` (the per-link model reads them; the
+    arm model needs only where the links ring); ``factored`` as in ``fe.response.build_basis``."""
+    return fe.build_basis(study.parts[name], loads.F, list(loads.support), 0 if study.quasi_static else study.n_modes,
+                          stresses=stresses, factored=factored)
 
 
 def equilibrium_error(part, loads: linkloads.LinkLoads) -> float:
@@ -109,15 +110,15 @@ class LinkModel:
     def check(self, study, chain) -> None:
         """The per-link model runs any study the run's other checks accept."""
 
-    def link_stresses(self, study) -> bool:
-        return True
+    def reduce(self, study, prep, loads, clock, progress) -> LinkReductions:
+        return LinkReductions(bases=link_bases(study, loads, clock, progress))
 
     def note(self, study) -> str:
         return "per-link (flexibility='link': each link alone, supported at its proximal joint)"
 
-    def solve(self, study, prep, rigid, loads, bases, frames, clock, progress) -> StructuralResult:
+    def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress) -> StructuralResult:
         t, body = rigid.t, rigid.body
-        solutions = link_solutions(study, bases, loads, t, True, clock, progress)
+        solutions = link_solutions(study, reduced.bases, loads, t, True, clock, progress)
         tool = None if not study.tool_point else tool_point_checks(
             prep.chain.tree, body.dynamics.kinematics.T_world_link, solutions, study.tool_point, t, frames,
             study.payloads, study.payload_mass_kg, study.gravity)

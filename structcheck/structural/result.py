@@ -23,6 +23,17 @@ class LinkModelPeaks:
 
 
 @dataclass(frozen=True)
+class LinkReductions:
+    """What a structural model builds per link before the analysis grid is refined: ``bases`` link -> the per-link
+    ``fe.response.LinkBasis`` (one factorization of the link clamped at its proximal joint: its modes say where the
+    link rings, ``study.refine``), ``superelements`` link -> ``flex.superelement.Superelement`` (the arm model's,
+    reduced in the same pass; None for the per-link model)."""
+
+    bases: dict
+    superelements: dict | None = None
+
+
+@dataclass(frozen=True)
 class StructuralResult:
     """The structural stage's result on the analysis samples.
 
@@ -59,15 +70,17 @@ class StructuralModel(Protocol):
     def check(self, study, chain) -> None:
         """InputError for a study (``study.Study``, its ``chain`` a ClosedChain) this model cannot run."""
 
-    def link_stresses(self, study) -> bool:
-        """Whether the per-link bases need their stress basis (their stresses are read), not only their modes."""
+    def reduce(self, study, prep, loads: dict, clock, progress: bool) -> LinkReductions:
+        """Every link's reductions (:class:`LinkReductions`) from its loads (link -> LinkLoads: their unit loads
+        do not change when the grid is refined), the links as many at a time as the process has cores, timed as
+        ``fe_bases``."""
 
     def note(self, study) -> str:
         """One line for the run header: the model and what it does."""
 
-    def solve(self, study, prep, rigid, loads: dict, bases: dict, frames: np.ndarray, clock,
+    def solve(self, study, prep, rigid, loads: dict, reduced: LinkReductions, frames: np.ndarray, clock,
               progress: bool) -> StructuralResult:
         """The response on the rigid stage's samples ``rigid.t``: ``prep`` the study's prepared inputs
         (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads,
-        ``bases`` link -> the per-link ``fe.response.LinkBasis``, ``frames`` the output frames' indices into ``t``,
+        ``reduced`` the links' :class:`LinkReductions`, ``frames`` the output frames' indices into ``t``,
         ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars."""

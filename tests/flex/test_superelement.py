@@ -327,3 +327,25 @@ def test_averaged_flange_static_matches_part_support():
     assert np.abs(u - ref.displacement).max() < 1e-8 * np.abs(ref.displacement).max()
     S = ses["s0"].element_node_stress(z)[0]
     assert np.abs(S - ref.element_node_stress).max() < 1e-7 * np.abs(ref.element_node_stress).max()
+
+
+def test_a_superelement_reuses_a_factorization_clamped_on_the_same_dofs(monkeypatch):
+    """A link whose only interface is the surface its per-link basis is clamped on (a tool link) is reduced with
+    that basis's factorization and modes: the same superelement, one factorization fewer; a factorization clamped
+    on other dofs is not used."""
+    import structcheck.flex.superelement as superelement
+    from structcheck.fe.linkbasis import build_basis
+
+    part = beam(0.3, W, H, 12, n_side=2, ends=("root", "tip"))
+    kept = []
+    basis = build_basis(part, part.body_load_basis(), ["root"], 4, stresses=False, factored=kept.append)
+    assert basis.S is None and len(kept) == 1
+    calls = []
+    monkeypatch.setattr(superelement, "factorize", lambda K: calls.append(K.shape) or factorize(K))
+    own = Superelement.from_part(part, ["root"], 4)
+    shared = Superelement.from_part(part, ["root"], 4, clamped=kept[0])
+    assert len(calls) == 1  # the shared one made none
+    for a, b in ((own.K, shared.K), (own.M, shared.M), (own.Psi, shared.Psi), (own.omega, shared.omega)):
+        np.testing.assert_array_equal(a, b)
+    both = Superelement.from_part(part, ["root", "tip"], 4, clamped=kept[0])  # held on more dofs: its own factor
+    assert len(calls) == 2 and both.K.shape[0] == 12 + both.n_modes + both.n_residual
