@@ -7,21 +7,11 @@ contributes n_i / N(S_ar,i) to the damage (Palmgren-Miner). The node's damage pe
 over its planes - the grid's and, for the nodes some plane off the grid may damage (a bound on every such
 plane's onset, :class:`_Refinement`), the refined planes of :mod:`.refine`; its life is 1 / D duty cycles.
 
-Screening: a (node, plane) history with range R, maximum M and midrange (max + min) / 2 = mid is scaled by x.
-Every cycle of it has S_a <= x R / 2, S_max <= x M and S_m <= x M - S_a, so its equivalent
-amplitude is below the curve's limit (endurance limit / cut-off: no damage) for every scale below
-
-    none:            x_0 = L / a                                    (a = R / 2)
-    goodman, gerber: x_0 = L / (a + L max(mid, 0) / S_u)            (Gerber <= Goodman for S_m >= 0)
-    swt:             x_0 = L / sqrt(max(M, 0) a)
-    range curves:    x_0 = L / R
-
-and also below S_u / max(M, 0) (no mean reaches the ultimate). For the Goodman bound, S_a / (1 - (x M - S_a)
-/ S_u) increases with S_a, so its worst case is S_a = x a. Nodes are first screened with the same formula and
-R = 2 P, M = mid = P, P the largest Frobenius norm of the stress tensor over time (>= |n . S . n| on every
-plane, >= |signed von Mises|; for the critical plane, tighter: R = 2 Q, M = mid = |S0| + Q with S0 the
-componentwise midrange tensor and Q = max_t |S(t) - S0|): only (node, plane) pairs with x_0 <= the scale of
-interest are counted. With a design life, that scale is the cap of :func:`cap_scale`.
+Screening (:mod:`.screening`): only (node, plane) pairs that some scale of interest can damage are counted;
+nodes are first screened with R = 2 P, M = mid = P, P the largest Frobenius norm of the stress tensor over time
+(>= |n . S . n| on every plane, >= |signed von Mises|; for the critical plane, tighter: R = 2 Q, M = mid = |S0| + Q
+with S0 the componentwise midrange tensor and Q = max_t |S(t) - S0|). With a design life, the scale of interest
+is the cap of :func:`.screening.cap_scale`.
 """
 from __future__ import annotations
 
@@ -30,16 +20,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..fe.stress import von_mises
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress_weights, plane_normals, signed_von_mises, stress_norm
 from .meanstress import MEAN_STRESS_METHODS, as_correction, beyond_ultimate, default_correction, equivalent_amplitude
-from .refine import loss_bound, plane_histories, refine_normals, refinement_radii
+from .planes import _Extremes, _Refinement
+from .screening import cap_scale, onset_scale
 from .sn import SNCurve, get_sn_curve
 
 METHODS = ("critical_plane", "signed_von_mises")
 _CHUNK = 4_000_000  # floats of normal-stress history held at once (32 MB)
-_BLOCK = 131_072  # floats of one block of time samples of it (1 MB, half an L2 cache), reduced while in cache
 
 
 def miner_damage(cycles: Cycles, curve: SNCurve, mean_stress: str = "goodman") -> float:
@@ -102,210 +91,6 @@ class FatigueResult:
     @property
     def min_life_cycles(self) -> float:
         return float(self.life_cycles[self.governing_node])
-
-
-# ---------------------------------------------------------------------- screening bounds
-def onset_scale(R, M, mid, curve: SNCurve, mean_stress) -> np.ndarray:
-    """Smallest scale x of a history (range R, maximum M, midrange mid; arrays [Pa]) at which one of its
-    cycles can damage (module docstring); inf for a history that cannot. ``mean_stress`` a correction or its
-    name (:mod:`.meanstress`)."""
-    R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
-    L = curve.limit
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if curve.quantity == "range":
-            x = L / R
-        else:
-            x = as_correction(mean_stress).onset(L, 0.5 * R, M, mid, curve.ultimate_strength)
-        x = np.where(R > 0, x, np.inf)
-        if curve.ultimate_strength is not None:
-            x = np.minimum(x, curve.ultimate_strength / np.clip(M, 0.0, None))
-    return np.nan_to_num(x, nan=np.inf)
-
-
-def cap_scale(R, M, mid, curve: SNCurve, mean_stress, design_life: float) -> np.ndarray:
-    """Scale x at which the largest cycle of a history (range R, maximum M, midrange mid; arrays [Pa]) alone
-    gives the life ``design_life``: every history's safety factor is at most its x (the other cycles only add
-    damage), so the smallest x over the nodes caps the safety factor of the whole set. The largest rainflow
-    cycle of a periodic history has range R and mean mid, and its equivalent amplitude is the largest of the
-    history's (module docstring). inf for a history that no scale damages."""
-    R, M, mid = (np.asarray(v, float) for v in (R, M, mid))
-    S_L = curve.strength(design_life)  # scalar or per history
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if curve.quantity == "range":
-            x = S_L / R
-        else:
-            x = as_correction(mean_stress).cap(S_L, 0.5 * R, M, mid, curve.ultimate_strength)
-        x = np.where(R > 0, x, np.inf)
-        if curve.ultimate_strength is not None:  # the largest cycle's mean reaches the ultimate: life 0
-            x = np.minimum(x, curve.ultimate_strength / np.clip(mid, 0.0, None))
-    return np.nan_to_num(x, nan=np.inf)
-
-
-def _histories(s, weights) -> np.ndarray:
-    """Counted scalar histories (n_t, k, n_planes) [Pa] of stresses ``s`` (n_t, k, 6): the normal stress on
-    each plane of ``weights`` (n_planes, 6), or the signed von Mises stress (n_planes = 1) for None."""
-    return signed_von_mises(s)[..., None] if weights is None else s @ weights.T
-
-
-def _extremes(s, weights) -> tuple[np.ndarray, np.ndarray]:
-    """Largest and smallest value over time (k, n_planes) [Pa] of :func:`_histories` of ``s`` (n_t, k, 6),
-    formed a block of time samples at a time so that each block is reduced while in cache (forming the whole
-    history and reducing it costs twice as long). Bit for bit those of the whole history: numpy multiplies a
-    stack as one (k, 6) @ (6, n_planes) product per time sample, the signed von Mises stress is computed
-    sample by sample, and max / min are exact."""
-    n_t, k = s.shape[:2]
-    step = max(1, _BLOCK // (k * (1 if weights is None else len(weights))))
-    h = _histories(s[:step], weights)
-    hi, lo = h.max(0), h.min(0)
-    for a in range(step, n_t, step):
-        h = _histories(s[a:a + step], weights)
-        np.maximum(hi, h.max(0), out=hi)
-        np.minimum(lo, h.min(0), out=lo)
-    return hi, lo
-
-
-class _Extremes:
-    """Largest and smallest value over time (n_nodes, n_planes) [Pa] of each node's counted histories, formed
-    once per node: the safety-factor cap's pass and the counting pass (and a widened count) need them for the
-    same nodes, and forming the histories is most of each pass's cost. A node's values are those of
-    :func:`_extremes` of the chunk it was first requested in, and every pass then sees those very bits (BLAS
-    may round a node's products in the last bit differently within another chunk's product).
-
-    With ``refine`` (a :class:`_Refinement`), each node also has ``n_crit`` refined planes (:mod:`.refine`) after
-    the grid's, computed once, when a pass first asks for the node at a scale ``reach`` that some plane off the
-    grid may reach (:meth:`_Refinement.gate`); until then (and where no refined plane beats the grid) their
-    extremes are 0, which no screening counts."""
-
-    def __init__(self, S, weights, refine: "_Refinement | None" = None):
-        n_planes = 1 if weights is None else len(weights)
-        self.S, self.weights, self.refine = S, weights, refine
-        self.hi = np.empty((S.shape[1], n_planes))
-        self.lo = np.empty((S.shape[1], n_planes))
-        self.known = np.zeros(S.shape[1], bool)
-        n_ref = 0 if refine is None else refine.n_crit
-        self.ref_normals = np.zeros((S.shape[1], n_ref, 3))
-        self.ref_hi, self.ref_lo = np.zeros((S.shape[1], n_ref)), np.zeros((S.shape[1], n_ref))
-        self.ref_known = np.zeros(S.shape[1], bool)
-        self.gate = np.full(S.shape[1], np.nan)  # _Refinement.gate of each node, once known
-
-    def __call__(self, idx: np.ndarray, reach: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(hi, lo), each (len(idx), n_planes), of the nodes ``idx``; with ``reach`` (and a refinement), each
-        (len(idx), n_planes + n_crit): the refined planes appended, refined for the nodes that may need them."""
-        miss = idx[~self.known[idx]]
-        if miss.size:
-            self.hi[miss], self.lo[miss] = _extremes(self.S[:, miss], self.weights)
-            self.known[miss] = True
-        if reach is None or self.refine is None:
-            return self.hi[idx], self.lo[idx]
-        self.refine_nodes(idx, reach)
-        return (np.concatenate([self.hi[idx], self.ref_hi[idx]], 1),
-                np.concatenate([self.lo[idx], self.ref_lo[idx]], 1))
-
-    def refine_nodes(self, idx: np.ndarray, reach: float, step: int | None = None):
-        """Refine, all at once, the nodes of ``idx`` not yet refined that some plane off the grid may take to
-        ``reach`` (:meth:`_Refinement.gate`); with ``step``, their grid extremes first, ``step`` nodes at a time
-        (the chunks of :func:`_count`, so that every pass sees the same bits)."""
-        if step is not None:
-            for a in range(0, len(idx), step):
-                self(idx[a:a + step])
-        if self.refine is None:
-            return
-        new = idx[np.isnan(self.gate[idx])]
-        if new.size:
-            self.gate[new] = self.refine.gate(self.S[:, new], self.hi[new], self.lo[new])
-        miss = idx[~self.ref_known[idx] & (self.gate[idx] <= reach)]
-        if miss.size:
-            n, h, l = self.refine(self.S[:, miss], self.hi[miss], self.lo[miss], self.gate[miss])
-            self.ref_normals[miss], self.ref_hi[miss], self.ref_lo[miss] = n, h, l
-            self.ref_known[miss] = True
-
-    def histories(self, idx: np.ndarray, kk: np.ndarray, qq: np.ndarray) -> np.ndarray:
-        """Counted histories (n_t, len(kk)) [Pa] of the pairs (node idx[kk], plane qq) (planes of :meth:`__call__`
-        with a ``reach``: grid, then refined)."""
-        if not kk.size:
-            return np.zeros((self.S.shape[0], 0))
-        G = self.hi.shape[1]
-        ref = qq >= G
-        if not ref.any():
-            return _histories(self.S[:, idx], self.weights)[:, kk, qq]
-        h = np.empty((self.S.shape[0], len(kk)))
-        if not ref.all():
-            h[:, ~ref] = _histories(self.S[:, idx], self.weights)[:, kk[~ref], qq[~ref]]
-        node = idx[kk[ref]]
-        h[:, ref] = plane_histories(self.S, node, self.ref_normals[node, qq[ref] - G])
-        return h
-
-    def normal(self, node: int, plane: int) -> np.ndarray:
-        """Unit normal (3,) of plane ``plane`` (a grid index, or grid size + j for refined plane j) of ``node``."""
-        G = len(self.refine.grid)
-        return self.refine.grid[plane] if plane < G else self.ref_normals[node, plane - G]
-
-
-class _Refinement:
-    """The critical plane's refinement (:mod:`.refine`) for one S-N curve and mean-stress correction: the grid,
-    the refinement radii and the criteria maximized (the largest cycle's equivalent amplitude at scale 1 and, where
-    it ranks planes differently - Goodman, Gerber - with a design life, the inverse of its :func:`cap_scale`)."""
-
-    def __init__(self, grid, step_deg, curve: SNCurve, mean_stress, design_life: float | None):
-        self.grid, self.curve, self.design_life = grid, curve, design_life
-        self.mean_stress = as_correction(mean_stress)
-        self.radii = refinement_radii(step_deg)
-        self.two = design_life is not None and curve.quantity != "range" and self.mean_stress.ranks_by_cap
-        self.n_crit = 2 if self.two else 1
-
-    def scores(self, hi, lo) -> np.ndarray:
-        """Criteria (..., n_crit) of planes with normal-stress extremes ``hi``, ``lo`` (...) [Pa]; larger is worse."""
-        R, mid = hi - lo, 0.5 * (hi + lo)
-        c = self.curve
-        if c.quantity == "range":
-            return R[..., None]
-        if not self.mean_stress.corrects or c.ultimate_strength is None:
-            return 0.5 * R[..., None]
-        e = equivalent_amplitude(0.5 * R, mid, c.ultimate_strength, self.mean_stress)
-        if not self.two:
-            return e[..., None]
-        with np.errstate(divide="ignore"):
-            f = 1.0 / cap_scale(R, hi, mid, c, self.mean_stress, self.design_life)
-        return np.stack([e, f], -1)
-
-    def gate(self, s, hi, lo) -> np.ndarray:
-        """Lower bound (k,) of :func:`onset_scale` over every plane off the grid of nodes with stress histories
-        ``s`` (n_t, k, 6) and grid extremes ``hi``, ``lo`` (k, G) [Pa]: the range is below max R / (1 - loss_0)
-        (:mod:`.refine`), and within rho_0 of a grid plane the largest and smallest normal stress move by at
-        most (l1 - l3) sin(rho_0) <= sqrt(2) |dev S|_F sin(rho_0) (the normal stress's slope in the angle is
-        at most l1 - l3)."""
-        if not len(hi):
-            return np.zeros(0)
-        widen = 2.0 / np.sqrt(3.0) * von_mises(s).max(0) * np.sin(self.radii[0])  # sqrt(2) sqrt(2/3) vM
-        R = (hi - lo).max(1) / (1.0 - loss_bound(self.radii[0]))
-        return onset_scale(R, hi.max(1) + widen, (0.5 * (hi + lo)).max(1) + widen, self.curve, self.mean_stress)
-
-    def __call__(self, s, hi, lo, gate=None):
-        """Refined normals (k, n_crit, 3) and their extremes (k, n_crit) of nodes (:func:`.refine.refine_normals`);
-        0 extremes where the grid is not beaten. ``gate``: the nodes' :meth:`gate` if known."""
-        active = None
-        if self.two:  # the damage's criterion only where a plane may be damaged at scale 1
-            gate = self.gate(s, hi, lo) if gate is None else gate
-            active = np.column_stack([gate <= 1.0, np.ones(len(hi), bool)])
-        n = refine_normals(s, self.grid, hi, lo, self.scores, self.radii, active=active)
-        k = len(n)
-        h = plane_histories(s, np.repeat(np.arange(k), self.n_crit), n.reshape(-1, 3)).reshape(-1, k, self.n_crit)
-        h, l = h.max(0), h.min(0)  # the very values of the counted histories (_Extremes.histories)
-        c = np.arange(self.n_crit)
-        better = self.scores(h, l)[:, c, c] > self.scores(hi, lo).max(1)
-        return np.where(better[..., None], n, 0.0), np.where(better, h, 0.0), np.where(better, l, 0.0)
-
-
-def critical_plane_normals(s, curve: SNCurve, mean_stress: str, design_life: float | None = None,
-                           step_deg: float = 10.0) -> np.ndarray:
-    """The planes :func:`fatigue_life` counts for one node of stress history ``s`` (n_t, 6) [Pa]: the unit normals
-    (m, 3) of the grid (:func:`.criteria.plane_normals`) then its refined planes that beat the grid
-    (:mod:`.refine`)."""
-    grid = plane_normals(step_deg)
-    s = np.asarray(s, float)[:, None]
-    hi, lo = _extremes(s, normal_stress_weights(grid))
-    n, h, l = _Refinement(grid, step_deg, curve, mean_stress, design_life)(s, hi, lo)
-    return np.concatenate([grid, n[0][h[0] - l[0] > 0]])
 
 
 def _safety_factor_cap(S, weights, curve, mean_stress, design_life, node_onset, cap=np.inf,
@@ -479,6 +264,38 @@ def _as_history(stress_history) -> np.ndarray:
     return S
 
 
+def _checked(material, method: str, mean_stress, surface_factor: float, design_life_cycles):
+    """The S-N curve (scaled by the surface factor) and the mean-stress correction's name :func:`fatigue_life`
+    uses; InputError for an unknown method or correction, a correction a curve cannot take, a design life <= 0."""
+    if method not in METHODS:
+        raise InputError(f"unknown fatigue method {method!r}; valid ones are {METHODS}")
+    curve = get_sn_curve(material).scaled(float(surface_factor))
+    correction = as_correction(default_correction(curve) if mean_stress is None else mean_stress)
+    if correction.corrects and curve.quantity == "range":
+        raise InputError(f"{curve.name!r} is a detail category of stress ranges (residual stresses included): "
+                         f"use mean_stress='none' (or leave it unset), not {correction.name!r}")
+    if correction.corrects and curve.ultimate_strength is None:
+        raise InputError(f"S-N curve {curve.name!r} has no ultimate_strength for the {correction.name!r} mean-stress "
+                         f"correction; give it one or use mean_stress='none' (valid: {MEAN_STRESS_METHODS})")
+    if design_life_cycles is not None and not design_life_cycles > 0:
+        raise InputError(f"design_life_cycles must be > 0 duty cycles, got {design_life_cycles}")
+    return curve, correction.name
+
+
+def _node_bounds(S, curve: SNCurve, mean_stress: str, critical_plane: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per node (n_nodes,) a bound P [Pa] of every counted history's magnitude and the scale below which none of
+    its histories can damage (:func:`.screening.onset_scale`; module docstring)."""
+    if critical_plane:
+        # every plane's normal stress stays within n.S0.n +- Q, S0 the componentwise midrange tensor and
+        # Q = max_t |S(t) - S0|_F: range <= 2 Q, maximum and midrange <= |S0|_F + Q
+        S0 = 0.5 * (S.max(0) + S.min(0))
+        Q, P0 = stress_norm(S - S0).max(0), stress_norm(S0)
+        P = P0 + Q
+        return P, onset_scale(2.0 * Q, P, P, curve, mean_stress)
+    P = np.abs(signed_von_mises(S)).max(0)
+    return P, onset_scale(2.0 * P, P, P, curve, mean_stress)
+
+
 def fatigue_life(stress_history, material, *, method: str = "critical_plane", mean_stress: str | None = None,
                  surface_factor: float = 1.0, design_life_cycles: float | None = None,
                  plane_step_deg: float = 10.0, screening: bool = True,
@@ -515,33 +332,10 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
         ``safety_factor`` is exact when it is <= the cap and is otherwise only known to exceed it.
     """
     S = _as_history(stress_history)
-    if method not in METHODS:
-        raise InputError(f"unknown fatigue method {method!r}; valid ones are {METHODS}")
-    curve = get_sn_curve(material).scaled(float(surface_factor))
-    if mean_stress is None:
-        mean_stress = default_correction(curve)
-    mean_stress = as_correction(mean_stress).name
-    if as_correction(mean_stress).corrects and curve.quantity == "range":
-        raise InputError(f"{curve.name!r} is a detail category of stress ranges (residual stresses included): "
-                         f"use mean_stress='none' (or leave it unset), not {mean_stress!r}")
-    if as_correction(mean_stress).corrects and curve.ultimate_strength is None:
-        raise InputError(f"S-N curve {curve.name!r} has no ultimate_strength for the {mean_stress!r} mean-stress "
-                         f"correction; give it one or use mean_stress='none' (valid: {MEAN_STRESS_METHODS})")
-    if design_life_cycles is not None and not design_life_cycles > 0:
-        raise InputError(f"design_life_cycles must be > 0 duty cycles, got {design_life_cycles}")
-
+    curve, mean_stress = _checked(material, method, mean_stress, surface_factor, design_life_cycles)
     normals = plane_normals(plane_step_deg) if method == "critical_plane" else None
     weights = None if normals is None else normal_stress_weights(normals)
-    if method == "critical_plane":
-        # every plane's normal stress stays within n.S0.n +- Q, S0 the componentwise midrange tensor and
-        # Q = max_t |S(t) - S0|_F: range <= 2 Q, maximum and midrange <= |S0|_F + Q
-        S0 = 0.5 * (S.max(0) + S.min(0))
-        Q, P0 = stress_norm(S - S0).max(0), stress_norm(S0)
-        P = P0 + Q
-        node_onset = onset_scale(2.0 * Q, P, P, curve, mean_stress)
-    else:
-        P = np.abs(signed_von_mises(S)).max(0)
-        node_onset = onset_scale(2.0 * P, P, P, curve, mean_stress)
+    P, node_onset = _node_bounds(S, curve, mean_stress, critical_plane=normals is not None)
     n_nodes = S.shape[1]
 
     # Count at scale 1 (the damage) and, with a design life, up to the cap of the safety factor (the smallest
@@ -577,17 +371,21 @@ def fatigue_life(stress_history, material, *, method: str = "critical_plane", me
     if curve.ultimate_strength is not None and table.rng.size:
         hit = beyond_ultimate(table.mean, curve.ultimate_strength)
         static[table.pair_node[np.unique(table.pair[hit])]] = True
-
-    empty = Cycles(np.zeros(0), np.zeros(0), np.zeros(0))
-    if damage.max() > 0:
-        g = int(np.argmax(damage))
-        mine = np.flatnonzero(table.pair_node == g)
-        gp = mine[np.argmax(d_pair[mine])]
-        rows = table.pair == gp
-        cycles = Cycles(table.rng[rows], table.mean[rows], table.count[rows])
-        normal = None if normals is None else (extremes.normal(g, table.pair_plane[gp]) if refinement
-                                               else normals[table.pair_plane[gp]])
-    else:
-        g, cycles, normal = int(np.argmax(P)), empty, None
+    plane_normal = None if normals is None else (lambda node, plane: extremes.normal(node, plane) if refinement
+                                                 else normals[plane])
+    g, normal, cycles = _governing(table, damage, d_pair, P, plane_normal)
     return FatigueResult(damage, life_from_damage(damage), g, normal, cycles, static, node_onset > 1.0, curve,
                          method, mean_stress, sf, sf_node, design_life_cycles)
+
+
+def _governing(table: _Table, damage, d_pair, P, plane_normal) -> tuple[int, np.ndarray | None, Cycles]:
+    """The node of largest damage (of largest stress bound ``P`` when nothing is damaged), its governing plane's
+    normal (``plane_normal(node, plane)``; None for signed von Mises or no damage) and that pair's cycles."""
+    if not damage.max() > 0:
+        return int(np.argmax(P)), None, Cycles(np.zeros(0), np.zeros(0), np.zeros(0))
+    g = int(np.argmax(damage))
+    mine = np.flatnonzero(table.pair_node == g)
+    gp = mine[np.argmax(d_pair[mine])]
+    rows = table.pair == gp
+    cycles = Cycles(table.rng[rows], table.mean[rows], table.count[rows])
+    return g, None if plane_normal is None else plane_normal(g, table.pair_plane[gp]), cycles

@@ -8,7 +8,7 @@ its own value). Screening without the history: for every plane, ``|n.s_p(t).n| <
 <= P_p = sum_j max_t |c_j| |s_jp|_F`` and the range of ``n.s_p.n`` over time is at most
 ``R_p = sum_j ptp_t(c_j) |s_jp|_F`` (|.|_F the Frobenius norm, shear counted twice; the signed von Mises
 stress is at most sqrt(3/2) |s|_F). With these bounds for range, maximum and midrange,
-:func:`.damage.onset_scale` gives a scale below which no cycle of the point can damage. Points are visited in
+:func:`.screening.onset_scale` gives a scale below which no cycle of the point can damage. Points are visited in
 increasing bound, a block of them at a time, up to the scale of interest (1 for the damage; widened up to the
 smallest safety factor found, as :func:`.damage.fatigue_life` does per plane); each block is counted by
 :func:`.damage.fatigue_life` from its 6-component histories ``C @ S_p``.
@@ -41,8 +41,9 @@ from ..fe.stress import VON_MISES_MATRIX, von_mises
 from .counting import Cycles, rainflow_cycles
 from .criteria import normal_stress, signed_von_mises
 from .meanstress import as_correction, beyond_ultimate, check_method, default_correction
-from .damage import (METHODS, _cycle_damage, _reversal_bound, critical_plane_normals, fatigue_life, life_from_damage,
-                     miner_damage, onset_scale)
+from .damage import METHODS, _cycle_damage, _reversal_bound, fatigue_life, life_from_damage, miner_damage
+from .planes import critical_plane_normals
+from .screening import onset_scale
 from .sn import SNCurve, get_sn_curve
 
 _HISTORY_BYTES = 48e6  # 6-component histories formed at once
@@ -213,14 +214,14 @@ def _coordinate_spread(Y: np.ndarray, coupled: bool = False) -> tuple[np.ndarray
 
 
 def _spread_onset(up, down, top, vm, curve: SNCurve, mean_stress: str, method: str) -> np.ndarray:
-    """Lower bound (n,) of :func:`.damage.onset_scale` over every plane of histories whose principal stresses
+    """Lower bound (n,) of :func:`.screening.onset_scale` over every plane of histories whose principal stresses
     stay within ``T + [-down, up]``, T a constant tensor whose largest principal stress is at most ``top``
     (arrays [Pa]); for the signed von Mises method of histories whose von Mises stress is at most ``vm``.
 
     On a plane n the normal stress stays within ``tau + [-down, up]``, tau = n.T.n <= top: range
     R <= up + down, maximum M <= top + up and, with k = limit / S_u <= 1, the Goodman (and Gerber: same onset)
     term ``a + k max(mid, 0) = max(a, ((1 + k) max - (1 - k) min) / 2) <= max((up + down) / 2,
-    k top + ((1 + k) up + (1 - k) down) / 2)``; :func:`.damage.onset_scale` decreases in each of them."""
+    k top + ((1 + k) up + (1 - k) down) / 2)``; :func:`.screening.onset_scale` decreases in each of them."""
     if method == "signed_von_mises":  # |signed vM| <= vm: range <= 2 vm, maximum and midrange <= vm
         return onset_scale(2.0 * vm, vm, vm, curve, mean_stress)
     R, M = up + down, top + up
@@ -353,7 +354,7 @@ def _chunk_points(C) -> int:
 def _governing_history(S, C, point, n_e, curve, settings, mean_stress, scale):
     """The counted scalar history (n_t,) [Pa] at element point ``point``, its plane normal (critical plane: the
     plane of most damage at ``scale`` among those :func:`.damage.fatigue_life` counts - the grid's and the refined
-    ones, :func:`.damage.critical_plane_normals` - or of largest range when none is damaged) and its cycles."""
+    ones, :func:`.planes.critical_plane_normals` - or of largest range when none is damaged) and its cycles."""
     (_, hist), = _histories(S, C, np.array([point]), n_e)
     hist = hist[:, 0]
     if settings.method == "signed_von_mises":

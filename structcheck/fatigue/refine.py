@@ -31,13 +31,13 @@ Cost. Each level is one (m, 6) @ (6, n_t) product per node (m = 9 x the centres)
 a plane near the centres can take its largest or smallest normal stress (:func:`_times`: within an angle alpha the
 normal stress moves by at most (l1 - l3) sin(alpha) <= sqrt(2) |dev S|_F sin(alpha)), so the deeper levels look at
 fewer samples. :func:`.damage.fatigue_life` refines only the nodes some plane off the grid may damage at the scale
-of interest (a bound on every such plane's onset, :meth:`.damage._Refinement.gate`), all of them in one call.
+of interest (a bound on every such plane's onset, :meth:`.planes._Refinement.gate`), all of them in one call.
 
 What is maximized. Damage, not the range, governs, and rainflow damage is a step function of the plane (cycles
 appear and merge), useless to a local search. Each criterion is a smooth function of the plane's range R, maximum
 M and midrange mid, increasing in each: the equivalent amplitude of its largest cycle (the one of range R and mean
 mid, the largest equivalent amplitude of the history, :mod:`.damage`) at scale 1 - for the damage - and, with a
-design life, the inverse of the scale at which that cycle alone reaches the design life (:func:`.damage.cap_scale`)
+design life, the inverse of the scale at which that cycle alone reaches the design life (:func:`.screening.cap_scale`)
 - for the safety factor (they rank planes differently once the mean matters: Goodman, Gerber). Without a mean
 correction, on a detail category (ranges) and for SWT with no mean both are R itself, and the bound above holds
 for them; with a mean, the range part is bounded as above and the mean term is searched the same way (the

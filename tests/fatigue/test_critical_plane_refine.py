@@ -10,7 +10,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from structcheck.fatigue import fatigue_life, miner_damage, plane_normals, rainflow_cycles
-from structcheck.fatigue.damage import critical_plane_normals
+from structcheck.fatigue.planes import critical_plane_normals
 from structcheck.fatigue.links import FatigueSettings, link_fatigue
 from structcheck.fatigue.refine import grid_radius
 from structcheck.fatigue.sn import get_sn_curve
@@ -245,7 +245,8 @@ def test_link_in_torsion_gets_the_shear_life():
 def test_refinement_gate_is_below_every_planes_onset(material, mean_stress):
     """The bound that decides which nodes are refined (no plane off the grid can be damaged below it) against the
     onset scale of 10,000 directions: never above it."""
-    from structcheck.fatigue.damage import _extremes, _Refinement, onset_scale
+    from structcheck.fatigue.planes import _extremes, _Refinement
+    from structcheck.fatigue.screening import onset_scale
     from structcheck.fatigue.criteria import normal_stress_weights
 
     rng = np.random.default_rng(8)

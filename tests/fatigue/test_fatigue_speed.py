@@ -4,7 +4,7 @@ counting planes in decreasing damage bound against counting every plane (its def
 import numpy as np
 import pytest
 
-from structcheck.fatigue import damage
+from structcheck.fatigue import planes
 from structcheck.fatigue.counting import rainflow_cycles
 from structcheck.fatigue.criteria import normal_stress, normal_stress_weights, plane_normals, signed_von_mises
 from structcheck.fatigue.damage import miner_damage
@@ -20,22 +20,22 @@ def test_extremes_by_time_blocks_equal_those_of_the_whole_history(method, monkey
     s = 50 * MPa * rng.standard_normal((301, 7, 6))
     weights = normal_stress_weights(plane_normals(10.0)) if method == "critical_plane" else None
     h = signed_von_mises(s)[..., None] if weights is None else s @ weights.T
-    monkeypatch.setattr(damage, "_BLOCK", 7 * 206 * 16)  # 16 or 113 samples a block, the last one short
-    hi, lo = damage._extremes(s, weights)
+    monkeypatch.setattr(planes, "_BLOCK", 7 * 206 * 16)  # 16 or 113 samples a block, the last one short
+    hi, lo = planes._extremes(s, weights)
     assert np.array_equal(hi, h.max(0)) and np.array_equal(lo, h.min(0))
 
 
 @pytest.mark.parametrize("method", ["critical_plane", "signed_von_mises"])
 def test_extremes_kept_per_node_are_the_whole_historys_and_the_same_in_every_pass(method):
     """The safety-factor cap's pass and the counting pass visit nodes in different orders and chunks and share
-    each node's extremes (damage._Extremes): they are the whole history's to round-off (BLAS may round a
+    each node's extremes (planes._Extremes): they are the whole history's to round-off (BLAS may round a
     product in the last bit differently in another chunk's product) and every later request of a node gets
     the very bits of its first."""
     rng = np.random.default_rng(1)
     s = 50 * MPa * rng.standard_normal((203, 37, 6))
     weights = normal_stress_weights(plane_normals(10.0)) if method == "critical_plane" else None
     h = signed_von_mises(s)[..., None] if weights is None else s @ weights.T
-    cache = damage._Extremes(s, weights)
+    cache = planes._Extremes(s, weights)
     order = rng.permutation(37)
     first = {}
     for chunk in (order[:5], order[3:20], np.sort(order[10:])):  # overlapping, unordered, then all of them

@@ -8,7 +8,8 @@ import pytest
 
 from structcheck.fatigue import links
 from structcheck.fatigue.criteria import normal_stress, plane_normals, signed_von_mises
-from structcheck.fatigue.damage import fatigue_life, onset_scale
+from structcheck.fatigue.damage import fatigue_life
+from structcheck.fatigue.screening import onset_scale
 from structcheck.fatigue.links import FatigueSettings, link_fatigue
 from structcheck.fatigue.sn import get_sn_curve
 
