@@ -155,16 +155,23 @@ def build_study(path: str | Path, params: dict | None = None, *, debug: bool = F
         module = import_script(path)
         study = (quick_study(module, lambda: script_study(module, path, params)) if quick else
                  script_study(module, path, params))
-        study = with_overrides(study, overrides)
-        return (module, study) if with_module else study
     except (Exception, SystemExit) as exc:  # SystemExit: a script that parses sys.argv or exits at import
-        if debug:
+        err = _build_error(exc, path, params, debug)
+        if err is exc:
             raise
-        if isinstance(exc, InputError) and str(Path(path)) in str(exc):
-            raise  # load_study's own message already names the script
-        if isinstance(exc, SystemExit):
-            detail = (f"it called sys.exit({exc.code!r}); a study script parses its command line only under "
-                      f"`if __name__ == \"__main__\":`")
-        else:
-            detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
-        raise InputError(f"building {path}{with_params(params)} failed: {detail}") from exc
+        raise err from exc
+    study = with_overrides(study, overrides)  # its own errors name the setting
+    return (module, study) if with_module else study
+
+
+def _build_error(exc: BaseException, path, params: dict, debug: bool) -> BaseException:
+    """The error to raise for ``exc`` raised while importing or building the study script ``path``: ``exc`` itself
+    with ``debug`` or when it already names the script, else an InputError naming the script and the parameters."""
+    if debug or (isinstance(exc, InputError) and str(Path(path)) in str(exc)):
+        return exc
+    if isinstance(exc, SystemExit):
+        detail = (f"it called sys.exit({exc.code!r}); a study script parses its command line only under "
+                  f"`if __name__ == \"__main__\":`")
+    else:
+        detail = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+    return InputError(f"building {path}{with_params(params)} failed: {detail}")
