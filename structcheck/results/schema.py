@@ -7,9 +7,11 @@ A new metric is one field here (with its unit and meaning, which docs/summary.md
 ``python -c "from structcheck.results.schema import markdown; print(markdown(), end='')" > docs/summary.md``).
 
 JSON conventions: NaN and infinite values are written as null (read back as None: "not computed" or "infinite",
-as each field says); fields marked *omitted when absent* are left out of the file when None, the others are
-written as null. Keys a study adds through ``Study.summary_extra`` are kept, at the level where it put them, in
-each entry's ``extra`` mapping and written back beside the schema's fields.
+as each field says); a field marked *present with F* belongs to a group of entries that only some runs have
+(fatigue, a design life, the per-link model beside the arm model, ...): it is left out of the file when F is
+None (the group is absent), and written, null or not, when F is set; the other fields are always written. Keys
+a study adds through ``Study.summary_extra`` are kept, at the level where it put them, in each entry's ``extra``
+mapping and written back beside the schema's fields.
 """
 from __future__ import annotations
 
@@ -29,10 +31,11 @@ from ..errors import InputError
 SCHEMA_VERSION = 1  # summary.json layout version: raised when a field is renamed, removed or changes meaning
 
 
-def entry(unit: str, doc: str, *, omit: bool = False, default: Any = None):
-    """A summary field with its ``unit`` ('' dimensionless, shown as 1; '-' not a quantity) and meaning ``doc``; ``omit``:
-    left out of summary.json when None (an entry only some runs have)."""
-    return field(default=default, metadata={"unit": unit, "doc": doc, "omit": omit})
+def entry(unit: str, doc: str, *, present_with: str | None = None, default: Any = None):
+    """A summary field with its ``unit`` ('' dimensionless, shown as 1; '-' not a quantity) and meaning ``doc``;
+    ``present_with``: the field (itself or another of the entry) whose None says the group of entries it belongs
+    to is absent, and this field left out of summary.json."""
+    return field(default=default, metadata={"unit": unit, "doc": doc, "present_with": present_with})
 
 
 def plain(x):
@@ -68,18 +71,18 @@ class _Entry:
             object.__setattr__(self, f.name, value)
 
     def has(self, name: str) -> bool:
-        """The entry holds field ``name``: always, except an omitted-when-absent field that is None."""
-        f = self.__dataclass_fields__[name]
-        return getattr(self, name) is not None or not f.metadata.get("omit")
+        """The entry holds field ``name``: always, except a field of a group the entry does not have."""
+        group = self.__dataclass_fields__[name].metadata.get("present_with")
+        return group is None or getattr(self, group) is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: schema fields in order (omitted-when-absent ones left out when None), then ``extra``."""
+        """The JSON form: schema fields in order (those of groups the entry does not have left out), then ``extra``."""
         out = {}
         for f in dataclasses.fields(self):
             if f.name == "extra":
                 continue
             value = getattr(self, f.name)
-            if value is None and f.metadata.get("omit"):
+            if not self.has(f.name):
                 continue
             out[f.name] = _json(value)
         out.update(plain(getattr(self, "extra", {}) or {}))
@@ -148,26 +151,31 @@ class LinkSummary(_Entry):
     dynamic_amplification: float | None = entry("", "max_von_mises_pa / quasi_static_max_von_mises_pa")
     # fatigue (present when the study asks for fatigue)
     min_fatigue_life_cycles: float | None = entry("duty cycles", "shortest fatigue life over the link (null: "
-                                                                 "infinite)", omit=True)
+                                                                 "infinite)", present_with="fatigue_infinite_life")
     min_fatigue_life_hours: float | None = entry("h", "the same life in hours of the duty (null: infinite)",
-                                                 omit=True)
+                                                 present_with="fatigue_infinite_life")
     fatigue_infinite_life: bool | None = entry("-", "no cycle reaches the curve's endurance limit or cut-off",
-                                               omit=True)
-    fatigue_damage_per_cycle: float | None = entry("", "largest Miner damage per duty cycle", omit=True)
-    location_of_min_life_m: tuple | None = entry("m", "governing node, link frame", omit=True)
-    fatigue_curve: str | None = entry("-", "S-N curve used", omit=True)
-    fatigue_points_counted: int | None = entry("-", "nodes whose histories were cycle-counted", omit=True)
+                                               present_with="fatigue_infinite_life")
+    fatigue_damage_per_cycle: float | None = entry("", "largest Miner damage per duty cycle",
+                                                   present_with="fatigue_infinite_life")
+    location_of_min_life_m: tuple | None = entry("m", "governing node, link frame (null: nothing damaged)",
+                                                 present_with="fatigue_infinite_life")
+    fatigue_curve: str | None = entry("-", "S-N curve used (null: no point was counted)",
+                                      present_with="fatigue_infinite_life")
+    fatigue_points_counted: int | None = entry("-", "nodes whose histories were cycle-counted",
+                                               present_with="fatigue_infinite_life")
     fatigue_safety_factor: float | None = entry("", "factor on the stress history that brings the shortest life "
                                                     "to the design life (null: no factor damages); with a "
-                                                    "design life", omit=True)
-    fatigue_passed: bool | None = entry("-", "shortest life >= design life; with a design life", omit=True)
+                                                    "design life", present_with="fatigue_passed")
+    fatigue_passed: bool | None = entry("-", "shortest life >= design life; with a design life",
+                                        present_with="fatigue_passed")
     # the per-link model run beside the arm model (compare_link_model)
     max_von_mises_link_model_pa: float | None = entry("Pa", "the per-link model's peak von Mises, run beside the "
-                                                            "arm model", omit=True)
-    quasi_static_max_von_mises_link_model_pa: float | None = entry("Pa", "the per-link model's quasi-static "
-                                                                         "peak", omit=True)
+                                                            "arm model", present_with="max_von_mises_link_model_pa")
+    quasi_static_max_von_mises_link_model_pa: float | None = entry(
+        "Pa", "the per-link model's quasi-static peak", present_with="max_von_mises_link_model_pa")
     lowest_frequency_link_model_hz: float | None = entry("Hz", "the link clamped at its proximal joint",
-                                                         omit=True)
+                                                         present_with="max_von_mises_link_model_pa")
     extra: dict = field(default_factory=dict)
 
 
@@ -181,10 +189,10 @@ class JointSummary(_Entry):
     max_reaction_moment_nm: float = entry("N m", "largest reaction moment magnitude")
     time_of_max_moment_s: float = entry("s", "its time")
     max_abs_torque: float | None = entry("N m (revolute), N (prismatic)", "largest actuator torque or force; "
-                                         "actuated joints", omit=True)
-    time_of_max_torque_s: float | None = entry("s", "its time", omit=True)
+                                         "actuated joints", present_with="max_abs_torque")
+    time_of_max_torque_s: float | None = entry("s", "its time", present_with="max_abs_torque")
     undetermined_components: list | None = entry("-", "wrench components the rigid model leaves undetermined "
-                                                      "(closed loops)", omit=True)
+                                                      "(closed loops)", present_with="undetermined_components")
     extra: dict = field(default_factory=dict)
 
 
@@ -201,10 +209,10 @@ class AnalysisSummary(_Entry):
     total_nodes: int = entry("-", "nodes of all link meshes")
     total_elements: int = entry("-", "elements of all link meshes")
     arm_frozen_segments: int | None = entry("-", "pose changes at which the arm model re-assembled (arm model)",
-                                            omit=True)
+                                            present_with="arm_timings_s")
     arm_max_joint_change: float | None = entry("rad or m", "joint change that starts a new pose segment (arm "
-                                                           "model)", omit=True)
-    arm_timings_s: dict | None = entry("s", "phases of timings_s.arm (arm model)", omit=True)
+                                                           "model)", present_with="arm_timings_s")
+    arm_timings_s: dict | None = entry("s", "phases of timings_s.arm (arm model)", present_with="arm_timings_s")
     extra: dict = field(default_factory=dict)
 
 
@@ -232,7 +240,8 @@ class RunChecks(_Entry):
     power_balance_rel_error: float = entry("", "joint power vs rate of change of kinetic + potential energy")
     equilibrium_rel_error: float = entry("", "largest link force-balance residual")
     rigid_body_equilibrium_rel_error: float = entry("", "largest rigid-body (Newton-Euler) residual")
-    loop_closure_residual: float | None = entry("m", "closed loops' closure error", omit=True)
+    loop_closure_residual: float | None = entry("m", "closed loops' closure error",
+                                                present_with="loop_closure_residual")
     extra: dict = field(default_factory=dict)
 
 
@@ -348,7 +357,8 @@ def read_summary(folder: str | os.PathLike) -> RunSummary:
 def markdown() -> str:
     """docs/summary.md: every field of summary.json with its type, unit and meaning, entry by entry."""
     lines = ["# summary.json, field by field", "",
-             "Generated from `structcheck/results/schema.py` (its `markdown()`); a test keeps it in step. " + __doc__.split("\n\n")[2].replace("\n", " "), ""]
+             "Generated from `structcheck/results/schema.py` (its `markdown()`); a test keeps it in step. "
+             + __doc__.split("\n\n")[2].replace("\n", " "), ""]
     for cls, where in ((RunSummary, "top level"), (AnalysisSummary, "analysis"), (FatigueSummary, "fatigue"),
                        (RunChecks, "checks"), (LinkSummary, "links.&lt;link&gt;"),
                        (JointSummary, "joints.&lt;joint&gt;")):
@@ -358,7 +368,8 @@ def markdown() -> str:
         for f in dataclasses.fields(cls):
             if f.name == "extra":
                 continue
-            doc = f.metadata["doc"] + (" *(omitted when absent)*" if f.metadata["omit"] else "")
+            group = f.metadata["present_with"]
+            doc = f.metadata["doc"] + (f" *(present with `{group}`)*" if group else "")
             lines.append(f"| `{f.name}` | {_type_name(hints[f.name])} | {f.metadata['unit'] or '1'} | {doc} |")
         lines.append("")
     return "\n".join(lines)
