@@ -144,8 +144,6 @@ def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str 
 
         result.surfaces_file = write_surfaces(parts, robot, q, Path(out) / "surfaces.vtm")
         (Path(out) / "import_report.txt").write_text(result.report() + "\n")
-    for w in plan.warnings:
-        warnings.warn(w, CadWarning, stacklevel=3)
     return result
 
 
@@ -189,6 +187,8 @@ def plan_assembly(path, robot, links: Mapping, *, q=None, units: str = "mm", sur
                             for v in vs] for link, vs in vols.items()}
         diagonal = {link: s * _diagonal(gmsh, vs) for link, vs in vols.items()}
         gmsh.write(str(brep))
+    for note in notes:
+        warnings.warn(note, CadWarning, stacklevel=3)
     return AssemblyPlan(brep, s, solids_at, diagonal, choices, notes)
 
 

@@ -33,7 +33,7 @@ def claim_solids(solids: list[Solid], links: Mapping, robot, path) -> tuple[dict
     if not isinstance(links, Mapping) or not links:
         raise InputError("links must map each link name to the names of its solids in the file, e.g. "
                          "{'upper_arm': ['arm_tube', 'elbow_boss']}")
-    held = sorted({n for s in solids for n in s.names})
+    held = sorted({s.name for s in solids})
     claims, owner = {}, {}
     for link, value in links.items():
         if link not in robot.link_names:
