@@ -98,29 +98,50 @@ def _boxes(folder: Path, boxes: dict, units="mm", name="arm.step") -> Path:
     return write_step_assembly(folder / name, solids, units=units)
 
 
-ARM = {"upper_tube": ((0.0, -0.02, -0.015), (UPPER, 0.02, 0.015)),
+# the template's tubes as boxes, the upper one's end face on the side of a pedestal: a column on a foot (two solids
+# of the ground link; the foot stops short of the column's side so that the floor and the shoulder share no edge)
+ARM = {"column": ((-0.06, -0.03, -0.05), (0.0, 0.03, 0.05)),
+       "foot": ((-0.1, -0.05, -0.08), (-0.02, 0.05, -0.05)),
+       "upper_tube": ((0.0, -0.02, -0.015), (UPPER, 0.02, 0.015)),
        "fore_tube": ((UPPER, -0.02, -0.015), (UPPER + FORE, 0.02, 0.015))}
+ARM_LINKS = {"ground": ["column", "foot"], "upper": "upper_tube", "fore": "fore_tube"}
 
 
-def test_the_box_arm_reads_and_its_elbow_faces_touch(tmp_path):
-    """The reference for the error cases below: the same file read right."""
-    plan, _ = _plan(_boxes(tmp_path, ARM), _arm(), {"upper": "upper_tube", "fore": "fore_tube"}, tmp_path)
-    elbow = {c.link: c for c in plan.choices if c.surface == "elbow"}
-    assert {c.rule for c in elbow.values()} == {Rule.CONTACT}
-    assert elbow["upper"].area == pytest.approx(0.04 * 0.03, rel=1e-9)
-    # the ground has no solid: the upper tube's faces square to the shoulder axis (y) nearest its origin, its two
-    # sides (centres at x = 0.2 m, y = +-0.02 m), not its end face (square to x)
+def test_the_box_arm_reads_with_its_joint_faces_and_ground(tmp_path):
+    """The reference for the error cases below: the same file read right. The tubes' 40 x 30 mm end faces touch
+    the column's side and each other; the faces are named whole (the column's side is 60 x 100 mm); the floor is
+    the foot's 80 x 100 mm bottom."""
+    plan, caught = _plan(_boxes(tmp_path, ARM), _arm(), ARM_LINKS, tmp_path)
+    assert not caught
+    want = {("ground", "shoulder"): (Rule.CONTACT, 0.06 * 0.1, 0.0),
+            ("upper", "shoulder"): (Rule.CONTACT, 0.04 * 0.03, 0.0),
+            ("upper", "elbow"): (Rule.CONTACT, 0.04 * 0.03, 0.0),  # the end face's centre is the elbow
+            ("fore", "elbow"): (Rule.CONTACT, 0.04 * 0.03, 0.0),
+            ("ground", "ground"): (Rule.LOWEST, 0.08 * 0.1, np.nan)}
+    got = {(c.link, c.surface): (c.rule, c.area, c.distance) for c in plan.choices}
+    assert sorted(got) == sorted(want)
+    for key, (rule, area, distance) in want.items():
+        assert got[key][0] == rule
+        assert got[key][1:] == pytest.approx((area, distance), nan_ok=True, rel=1e-9, abs=1e-12), key
+
+
+def test_a_link_without_solids_leaves_its_joint_to_the_nearest_faces(tmp_path):
+    """No pedestal: the upper tube's faces square to the shoulder axis (y) nearest its origin are its two sides
+    (centres at x = 0.2 m, y = +-0.02 m), not its end face (square to x); a warning says so."""
+    plan, caught = _plan(_boxes(tmp_path, ARM), _arm(), {"upper": "upper_tube", "fore": "fore_tube"}, tmp_path)
     shoulder = [c for c in plan.choices if c.surface == "shoulder"]
     assert len(shoulder) == 1 and shoulder[0].rule == Rule.NEAREST and len(shoulder[0].faces) == 2
     assert shoulder[0].distance == pytest.approx(np.hypot(UPPER / 2, 0.02), rel=1e-9)
     assert shoulder[0].area == pytest.approx(2 * UPPER * 0.03, rel=1e-9)
+    assert any("joint 'shoulder': link 'ground' has no solids" in str(w.message) for w in caught)
 
 
 @pytest.mark.parametrize("links, message", [
-    ({"upper": "upper_tube", "fore": ["fore_tube", "upper_tube"]},
+    ({**ARM_LINKS, "fore": ["fore_tube", "upper_tube"]},
      "solid 'upper_tube' is claimed by links 'upper' and 'fore'"),
     ({"upper": "upper_tub", "fore": "fore_tube"},
-     "no solid named 'upper_tub' (claimed by link 'upper'); the file holds ['fore_tube', 'upper_tube']"),
+     "no solid named 'upper_tub' (claimed by link 'upper'); the file holds ['column', 'foot', 'fore_tube', "
+     "'upper_tube']"),
     ({"upper": "upper_tube", "forearm": "fore_tube"}, "links names 'forearm', which is no link of robot"),
 ])
 def test_claims_that_cannot_be_met_are_input_errors(tmp_path, links, message):
@@ -142,20 +163,20 @@ def test_a_file_without_a_solid_is_an_input_error(tmp_path):
 def test_a_file_in_metres_read_as_millimetres_names_the_unit(tmp_path):
     step = _boxes(tmp_path, ARM, units="m")
     with pytest.raises(InputError, match=r"the file's numbers look to be in m: pass units='m'"):
-        _plan(step, _arm(), {"upper": "upper_tube", "fore": "fore_tube"}, tmp_path)
-    plan, _ = _plan(step, _arm(), {"upper": "upper_tube", "fore": "fore_tube"}, tmp_path, units="m")
+        _plan(step, _arm(), ARM_LINKS, tmp_path)
+    plan, _ = _plan(step, _arm(), ARM_LINKS, tmp_path, units="m")
     assert plan.diagonal["upper"] == pytest.approx(np.linalg.norm([UPPER, 0.04, 0.03]), rel=1e-6)
 
 
 def test_solids_of_one_link_that_do_not_touch_are_an_input_error(tmp_path):
     boxes = {**ARM, "boss": ((0.1, 0.05, -0.01), (0.12, 0.07, 0.01))}  # 30 mm off the tube
     with pytest.raises(InputError, match=r"link 'upper': its solids \['boss', 'upper_tube'\] do not all touch"):
-        _plan(_boxes(tmp_path, boxes), _arm(), {"upper": ["upper_tube", "boss"], "fore": "fore_tube"}, tmp_path)
+        _plan(_boxes(tmp_path, boxes), _arm(), {**ARM_LINKS, "upper": ["upper_tube", "boss"]}, tmp_path)
 
 
 def test_an_unclaimed_solid_is_named_in_a_warning(tmp_path):
     boxes = {**ARM, "cable_guide": ((0.1, 0.02, -0.01), (0.12, 0.03, 0.01))}
-    plan, caught = _plan(_boxes(tmp_path, boxes), _arm(), {"upper": "upper_tube", "fore": "fore_tube"}, tmp_path)
+    plan, caught = _plan(_boxes(tmp_path, boxes), _arm(), ARM_LINKS, tmp_path)
     said = [str(w.message) for w in caught if issubclass(w.category, CadWarning)]
     assert "arm.step: solids no link claims are left out: ['cable_guide']" in said
     assert said == plan.warnings
