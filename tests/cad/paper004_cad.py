@@ -90,3 +90,23 @@ def write_assembly(folder: Path, q=None, links=None, moved=None) -> Paper004Cad:
     solids = [(link, folder / f"{link}.brep", T[link] @ (moved or {}).get(link, np.eye(4))) for link in named]
     step = write_step_assembly(folder / "paper004.step", solids, units="mm")
     return Paper004Cad(step, q, named, predicates, size, fillet)
+
+
+def generator_sizing(cad: Paper004Cad):
+    """The generator's sizing for the imported parts: each part's element size, and on each fillet the size the
+    generator gave the fillet of that radius (the nearest radius it made, within 1 %)."""
+    from structcheck.cad import MeshSizing
+
+    def fillet(link, r):
+        made, size = min(cad.fillet[link].items(), key=lambda kv: abs(kv[0] - r))
+        assert abs(made - r) <= 0.01 * made, (link, r, made)
+        return size
+
+    return MeshSizing(cad.size, fillet)
+
+
+def tool_surfaces(cad: Paper004Cad) -> dict:
+    """The named surfaces that are no joint's (the claws' pads) with the generator's predicates."""
+    return {link: {n: p for n, p in preds.items() if not n.startswith("joint") and n != "ground"}
+            for link, preds in cad.predicates.items() if any(not n.startswith("joint") and n != "ground"
+                                                              for n in preds)}

@@ -1,0 +1,74 @@
+"""The headline study on link parts read from a CAD assembly: the paper-004 parts built by the mesh generator,
+placed at a pose away from home in one STEP file (millimetres), imported with the generator's sizing, give the
+shipped parts' results: every link's peak von Mises within 1 % and the arm's six lowest frequencies within 0.5 %.
+
+The meshes of an imported part are not node for node the generator's (the STEP round trip changes how gmsh walks
+the faces), so the comparison is of results. The full run is slow (two headline runs, seven parts meshed): it is
+marked slow; the default suite checks the wrist (the smallest part, with B-spline fillets) against the generator's
+mesh of the same options: mass, named-surface areas, size within a few percent, and its peak under a joint load.
+"""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+
+import numpy as np
+import pytest
+
+from structcheck.cad import read_assembly
+
+from . import paper004_cad as p4
+
+
+def _imported(tmp_path, links, given=()):
+    """The parts of ``links`` imported; ``given``: (link, surface) named by the generator's predicate (a joint whose
+    other link is not in the file)."""
+    cad = p4.write_assembly(tmp_path, links=links)
+    robot, mod = p4.robot()
+    surfaces = {k: v for k, v in p4.tool_surfaces(cad).items() if k in links}
+    for link, name in given:
+        surfaces.setdefault(link, {})[name] = cad.predicates[link][name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a link left out of the file: its neighbours' joints by the nearest rule
+        result = read_assembly(cad.step, robot, {n: n for n in links}, q=cad.q, surfaces=surfaces,
+                               materials={n: mod.MATERIAL.get(n, "6061") for n in links},
+                               mesh_size=p4.generator_sizing(cad), out=tmp_path / "imported")
+    return cad, result, mod
+
+
+def test_the_wrist_imported_is_meshed_as_the_generator_meshes_it(tmp_path):
+    import structcheck as sc
+
+    cad, result, _ = _imported(tmp_path, ["wrist"], given=[("wrist", "joint4"), ("wrist", "joint5")])
+    p4.generator.build_meshes(tmp_path / "generated", parts=["wrist"], verbose=False)
+    ours, theirs = result.parts["wrist"], sc.Part.from_mesh(tmp_path / "generated" / "wrist.msh", material="6061")
+    assert len(result.fillets["wrist"]) == 3  # the hub-to-spigot fillet: three B-spline faces of radius 5 mm
+    assert {round(r, 6) for _, r, _ in result.fillets["wrist"]} == {0.005}
+    assert ours.mass_properties().mass == pytest.approx(theirs.mass_properties().mass, rel=1e-5)
+    for name in ("joint4", "joint5"):
+        assert ours.surface_geometry(name)[0] == pytest.approx(theirs.surface_geometry(name)[0], rel=1e-3), name
+    assert ours.mesh.t.shape[1] == pytest.approx(theirs.mesh.t.shape[1], rel=0.05)
+    peaks = []
+    for part in (ours, theirs):  # held at joint 4 (averaged: no singular clamped edge), 1 kN m about x at joint 5
+        sol = part.solve_static(fixed=["joint4"], support="averaged",
+                                wrenches={"joint5": (np.zeros(3), np.array([1000.0, 0, 0]), np.zeros(3))})
+        peaks.append(sol.max_von_mises)
+    # the peak is at the fillet: two meshes made by the same sizing rule differ there by their discretisation
+    # error, measured 1.9 % on this part (the arm's peaks, the slow test below, agree closer)
+    assert peaks[0] == pytest.approx(peaks[1], rel=0.03)
+
+
+@pytest.mark.slow
+def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004_run, tmp_path):
+    from structcheck.study import run
+
+    cad, result, mod = _imported(tmp_path, list(p4.generator.PARTS))
+    assert not result.warnings
+    study = dataclasses.replace(mod.build(), parts=result.parts)
+    run(study, tmp_path / "run", progress=False)
+    from structcheck.results import read_summary
+
+    ours, shipped = read_summary(tmp_path / "run"), paper004_run.summary
+    for name, link in shipped["links"].items():
+        assert ours["links"][name]["max_von_mises_pa"] == pytest.approx(link["max_von_mises_pa"], rel=0.01), name
+    assert ours["arm_modes_hz"] == pytest.approx(shipped["arm_modes_hz"], rel=0.005)
