@@ -68,9 +68,9 @@ class FaceChoice:
 
 @dataclass
 class AssemblyPlan:
-    """Stage one: ``brep`` holds every claimed link's solid in its link frame, in units of ``scale`` metres; ``solids`` link -> (centre (3,),
-    volume) of its volumes there; ``diagonal`` link -> bounding-box diagonal [m]; ``choices`` the named faces;
-    ``warnings`` the choices to check."""
+    """Stage one: ``brep`` holds every claimed link's solid in its link frame, in units of ``scale`` metres;
+    ``solids`` link -> (centre (3,) [m], volume [m^3]) of its volumes there; ``diagonal`` link -> bounding-box
+    diagonal [m]; ``choices`` the named faces; ``warnings`` the choices to check."""
 
     brep: Path
     scale: float
@@ -95,7 +95,7 @@ class ImportedAssembly:
     def report(self) -> str:
         """Every choice on one line, then the warnings."""
         lines = ["named surfaces (link frame):"] + ["  " + c.line() for c in self.choices]
-        lines += [f"fillets sized: " + ", ".join(f"{k} {len(v)}" for k, v in self.fillets.items())]
+        lines += ["fillets sized: " + ", ".join(f"{k} {len(v)}" for k, v in self.fillets.items())]
         lines += [f"warning: {w}" for w in self.warnings]
         if self.surfaces_file is not None:
             lines.append(f"named surfaces for ParaView: {self.surfaces_file}")
