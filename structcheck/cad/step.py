@@ -9,8 +9,9 @@ Units: the numbers of the file are read as they stand (``Geometry.OCCTargetUnit`
 often wrong; gmsh declares millimetres whatever its numbers are); the factor of ``units`` scales them to metres.
 The assembly is worked on in the file's units (gmsh drops the labels of a file it scales while reading) and its
 links are scaled as they are read again (``Geometry.OCCScaling``) for meshing. Shapes are moved only by rotations
-and translations (:func:`move`): OpenCASCADE's general transforms (gmsh's ``dilate``, ``affineTransform``) turn planes and cylinders into B-spline
-surfaces, whose areas are approximate and which no longer read as flanges, bores or fillets.
+and translations (:func:`move`): OpenCASCADE's general transforms (gmsh's ``dilate``, ``affineTransform``) turn
+planes and cylinders into B-spline surfaces, whose areas are approximate and which no longer read as flanges, bores
+or fillets.
 """
 from __future__ import annotations
 
