@@ -137,7 +137,8 @@ def starter_motion(robot) -> dict:
         room_up, room_down = j.upper - home, home - j.lower
         step = STARTER_STROKE if j.type == "prismatic" else STARTER_TURN
         amount = min(step, 0.5 * max(room_up, room_down)) * (1 if room_up >= room_down else -1)
-        motion[name] = f"STEP(time, 0, 0, 1, {amount:.6g})"
+        value = f"{amount:.4g}" if j.type == "prismatic" else f"{np.degrees(amount):.4g}d"  # ADAMS's degrees
+        motion[name] = f"STEP(time, 0, 0, 1, {value})"
     return motion
 
 
@@ -160,7 +161,9 @@ def starter_script(robot, robot_source: str, spec: dict, assembly: Path) -> str:
         "",
         "HERE = Path(__file__).resolve().parent",
         f"MATERIALS = {materials!r}",
-        f"MOTION = {motion!r}  # offsets from home [rad, m]",
+        "MOTION = {  # offsets from home: ADAMS STEP laws (d: degrees)",
+        *(f"    {k!r}: {v!r}," for k, v in motion.items()),
+        "}",
         "",
         "",
         "def build() -> Study:",
