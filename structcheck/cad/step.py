@@ -127,17 +127,18 @@ def write_step_assembly(path, solids: Sequence[tuple[str, Path, np.ndarray]], un
 
 
 def _name_products(path: Path, names: list[str]) -> None:
-    """Give the products of a STEP file written by OpenCASCADE (the assembly, then one per solid in order, named
-    '<root>.<k>') the ``names`` of the solids."""
+    """Give the products of a STEP file written by OpenCASCADE the ``names`` of its solids: with several solids
+    the assembly comes first, then one product per solid in order, named '<assembly>.<k>'; a single solid is the
+    file's one product."""
     text = path.read_text()
     product = re.compile(r"PRODUCT\('([^']*)',\s*'([^']*)'")
     root = product.search(text).group(1)
+    clean = [n.replace("'", "") for n in names]
 
     def rename(m):
         k = m.group(1)[len(root) + 1:] if m.group(1).startswith(root + ".") else ""
-        if not k.isdigit():
-            return m.group(0)
-        name = names[int(k) - 1].replace("'", "")
-        return f"PRODUCT('{name}','{name}'"
+        if len(clean) == 1 and m.group(1) == root:
+            return f"PRODUCT('{clean[0]}','{clean[0]}'"
+        return f"PRODUCT('{clean[int(k) - 1]}','{clean[int(k) - 1]}'" if k.isdigit() else m.group(0)
 
     path.write_text(product.sub(rename, text))
