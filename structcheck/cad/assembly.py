@@ -30,6 +30,9 @@ from .step import import_solids, move, read_shapes, unit_scale
 
 #: faces are told apart by centre and bounding box to this [m] after the BREP round trip
 KEY_TOL = 1e-6
+#: a revolute joint's faces whose centre lies farther than this fraction of the link's size from the joint axis
+#: are noted: the study refuses them (structcheck.loads checks a joint surface against a quarter of the mesh size)
+OFF_AXIS = 0.25
 
 
 class CadWarning(UserWarning):
@@ -50,7 +53,8 @@ class Rule(Enum):
 class FaceChoice:
     """The faces of ``link`` named ``surface`` by ``rule``: their gmsh ``faces`` tags in the plan, total ``area``
     [m^2], ``distance`` [m] from the joint origin to the nearest face centre (NaN for surfaces that are no joint's), and
-    ``keys`` (centre (3,), bounding box (6,)) in the link frame that find them again."""
+    ``keys`` (centre (3,), bounding box (6,)) in the link frame that find them again; ``centre`` (3,) [m] the
+    area-weighted centre of the faces, link frame."""
 
     link: str
     surface: str
@@ -59,6 +63,7 @@ class FaceChoice:
     area: float
     distance: float
     keys: tuple = field(repr=False, default=())
+    centre: np.ndarray = field(repr=False, default_factory=lambda: np.full(3, np.nan))
 
     def line(self) -> str:
         far = "" if np.isnan(self.distance) else f", centre {self.distance * 1e3:.1f} mm from the joint origin"
@@ -231,9 +236,11 @@ class _Namer:
         return self.s * np.array(g.occ.getCenterOfMass(2, face)), self.s * np.array(g.getBoundingBox(2, face))
 
     def __call__(self, link, surface, rule, faces, distance) -> FaceChoice:
-        area = self.s ** 2 * sum(itf.face_area(self.gmsh, f) for f in faces)
-        return FaceChoice(link, surface, rule, tuple(faces), float(area), float(distance) * self.s,
-                          tuple(self.centre_box(f) for f in faces))
+        areas = self.s ** 2 * np.array([itf.face_area(self.gmsh, f) for f in faces])
+        keys = tuple(self.centre_box(f) for f in faces)
+        centre = areas @ np.array([c for c, _ in keys]) / areas.sum()
+        return FaceChoice(link, surface, rule, tuple(faces), float(areas.sum()), float(distance) * self.s, keys,
+                          centre)
 
 
 def _given(named: _Namer, faces: dict, surfaces: dict) -> list[FaceChoice]:
@@ -257,17 +264,19 @@ def _joint(named: _Namer, joint, vols, faces, T, tol, given, notes) -> list[Face
     link -> T_world_link and ``tol`` in the model's units."""
     gmsh, s = named.gmsh, named.s
     p, c = joint.parent, joint.child
-    sides = [s for s in (p, c) if s in vols and (s, joint.name) not in given]
+    sides = [side for side in (p, c) if side in vols and (side, joint.name) not in given]
     if not sides:
         return []
-    frame = {s: np.linalg.inv(T[s]) @ T[c] for s in (p, c)}  # the joint frame (= child frame) in each side's
-    at = {s: (frame[s][:3, 3], frame[s][:3, :3] @ joint.axis) for s in (p, c)}
+    frame = {side: np.linalg.inv(T[side]) @ T[c] for side in (p, c)}  # the joint frame (= child's) in each side's
+    at = {side: (frame[side][:3, 3], frame[side][:3, :3] @ joint.axis) for side in (p, c)}
     if p in vols and c in vols:
         touch = itf.touching_faces(gmsh, faces[p], faces[c], frame[p], tol)
         if touch.parent and touch.child:
             found = {p: touch.parent, c: touch.child}
-            return [named(side, joint.name, Rule.CONTACT, found[side],
-                          itf.centre_distance(gmsh, found[side], at[side][0]).min()) for side in sides]
+            out = [named(side, joint.name, Rule.CONTACT, found[side],
+                         itf.centre_distance(gmsh, found[side], at[side][0]).min()) for side in sides]
+            return _check_on_axis(out, joint, {side: (s * at[side][0], at[side][1]) for side in sides},
+                                  {side: s * _diagonal(gmsh, vols[side]) for side in sides}, notes)
         why = (f"links {p!r} and {c!r} do not touch (their solids are "
                f"{itf.gap(gmsh, vols[p], vols[c], frame[p]) * s * 1e3:.2f} mm apart)")
     else:
@@ -284,6 +293,23 @@ def _joint(named: _Namer, joint, vols, faces, T, tol, given, notes) -> list[Face
         f"{ch.link} {len(ch.faces)} face(s) of {ch.area * 1e6:,.0f} mm^2, centre {ch.distance * 1e3:.1f} mm from "
         f"the joint origin" for ch in out) + "; check them in surfaces.vtm or name them with surfaces=")
     return out
+
+
+def _check_on_axis(choices: list[FaceChoice], joint, axes: dict, diagonal: dict, notes) -> list[FaceChoice]:
+    """Note a revolute joint's faces whose centre lies off its axis by more than :data:`OFF_AXIS` of the link's
+    size (``axes``: link -> (point (3,), direction (3,)) [m] in its frame; ``diagonal`` link -> size [m]): faces
+    that touch but are no flange, e.g. a beam's side flush with its hub's face. Returns ``choices``."""
+    if joint.type not in ("revolute", "continuous"):
+        return choices
+    for ch in choices:
+        x0, a = axes[ch.link]
+        off = float(np.linalg.norm(np.cross(ch.centre - x0, a / np.linalg.norm(a))))
+        if off > OFF_AXIS * diagonal[ch.link]:
+            notes.append(f"joint {joint.name!r}: the faces of {ch.link!r} that touch its other link have their "
+                         f"centre {off * 1e3:.1f} mm off the joint axis (a face flush with the flange's plane?); a "
+                         f"study refuses such a joint surface: check surfaces.vtm and name the flange with "
+                         f"surfaces={{{ch.link!r}: {{{joint.name!r}: predicate}}}}")
+    return choices
 
 
 def mesh_link(plan: AssemblyPlan, link: str, sizing: MeshSizing, order: int, path: Path) -> tuple[Path, list]:

@@ -48,7 +48,7 @@ def claim_solids(solids: list[Solid], links: Mapping, robot, path) -> tuple[dict
             for s in mine:
                 if owner.get(s.tag, link) != link:
                     raise InputError(f"{Path(path).name}: solid {s.name!r} is claimed by links {owner[s.tag]!r} and "
-                                     f"{link!r}; give each solid to one link")
+                                     f"{link!r}; give each solid to one link (the file holds {held})")
                 owner[s.tag] = link
                 if s.tag not in tags:
                     tags.append(s.tag)

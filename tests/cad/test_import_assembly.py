@@ -180,3 +180,17 @@ def test_an_unclaimed_solid_is_named_in_a_warning(tmp_path):
     said = [str(w.message) for w in caught if issubclass(w.category, CadWarning)]
     assert "arm.step: solids no link claims are left out: ['cable_guide']" in said
     assert said == plan.warnings
+
+
+def test_touching_faces_off_the_joint_axis_are_named_in_a_warning(tmp_path):
+    """A forearm laid beside the upper tube, their sides touching over 20 mm at the elbow: both side faces touch
+    and are named whole, their centres 200 mm (upper) and 140 mm (fore) off the elbow's axis, more than a quarter
+    of either tube's size: the study would refuse them, the import says so first."""
+    boxes = {**ARM, "fore_tube": ((UPPER - 0.02, 0.02, -0.015), (UPPER + FORE, 0.06, 0.015))}
+    plan, caught = _plan(_boxes(tmp_path, boxes), _arm(), ARM_LINKS, tmp_path)
+    elbow = {c.link: c for c in plan.choices if c.surface == "elbow"}
+    assert {c.rule for c in elbow.values()} == {Rule.CONTACT}
+    said = [str(w.message) for w in caught if "off the joint axis" in str(w.message)]
+    assert len(said) == 2
+    assert "the faces of 'upper' that touch its other link have their centre 200.0 mm off the joint axis" in said[0]
+    assert "the faces of 'fore' that touch its other link have their centre 140.0 mm off the joint axis" in said[1]

@@ -38,7 +38,7 @@ def test_import_cad_writes_meshes_and_a_starter_study_that_runs(inputs, capsys):
     folder, step = inputs
     out = folder / "imported"
     assert main(["import-cad", str(step), "--robot", str(folder / "arm.urdf"), "--links", str(folder / "links.toml"),
-                 "--out", str(out), "--mesh-size", "0.01"]) == 0
+                 "--out", str(out), "--mesh-size", "0.02"]) == 0
     printed = capsys.readouterr().out
     assert "upper          elbow        1 face(s), 1,200.0 mm^2" in printed  # the 40 x 30 mm end faces touch
     assert "warning" not in printed
