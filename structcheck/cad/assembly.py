@@ -117,7 +117,7 @@ def import_assembly(path, robot, links: Mapping, *, materials, q=None, units: st
 
 
 def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str = "mm", surfaces=None,
-                  mesh_size=None, order: int = 2, out=None, tol: float = 1e-5) -> ImportedAssembly:
+                  mesh_size=None, order: int = 2, out=None, tol: float = 1e-5, progress=None) -> ImportedAssembly:
     """Read a STEP assembly (AP203, AP214, AP242) into link parts.
 
     ``robot``: a :class:`~structcheck.Robot`; ``links``: link -> the names of its solids in the file (a part's
@@ -127,7 +127,10 @@ def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str 
     adding or overriding named surfaces; ``mesh_size``: a size [m], link -> size, or a
     :class:`~structcheck.cad.MeshSizing`; ``order`` 2 (curved 10-node tets) or 1; ``out``: folder for
     ``<link>.msh``, ``surfaces.vtm`` (the named surfaces at the pose, for ParaView) and ``import_report.txt``
-    (None: the meshes are kept only in the parts); ``tol`` [m]: faces closer than this touch."""
+    (None: the meshes are kept only in the parts); ``tol`` [m]: faces closer than this touch; ``progress``: called
+    as ``progress(k, n, link, seconds)`` after each of the n links is meshed."""
+    import time
+
     from ..fe.part import Part
 
     order = check_order(order)
@@ -139,9 +142,11 @@ def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str 
         folder.mkdir(parents=True, exist_ok=True)
         plan = plan_assembly(path, robot, links, q=q, units=units, surfaces=surfaces, tol=tol,
                              brep=Path(tmp) / "links.brep")
-        meshes, fillets = {}, {}
-        for link in plan.solids:
+        meshes, fillets, start = {}, {}, time.perf_counter()
+        for k, link in enumerate(plan.solids, 1):
             meshes[link], fillets[link] = mesh_link(plan, link, sizing, order, folder / f"{link}.msh")
+            if progress is not None:
+                progress(k, len(plan.solids), link, time.perf_counter() - start)
         parts = {link: Part.from_mesh(p, material=mats[link]) for link, p in meshes.items()}
     result = ImportedAssembly(parts, meshes if out is not None else {}, plan.choices, plan.warnings, fillets)
     if out is not None:

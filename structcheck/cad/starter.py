@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, require_number
+from .step import UNITS
 
 #: the starter motion: every revolute joint turns this far [rad] (prismatic: STARTER_STROKE [m]) over 1 s
 STARTER_TURN = np.radians(10.0)
@@ -37,12 +38,14 @@ STARTER_STROKE = 0.01
 def add_parser(sub, parents) -> None:
     """Add ``import-cad`` to the ``structcheck`` subcommands ``sub`` (argparse)."""
     c = sub.add_parser("import-cad", parents=parents, help="link meshes and a starter study from a STEP assembly",
-                       description=__doc__.split("\n\n")[0] + " See docs/your_own_cad.md.")
+                       description="Read a STEP assembly (every solid placed in one frame) into link meshes with "
+                                   "their joint faces named, and write a starter study script that runs. See "
+                                   "docs/your_own_cad.md.")
     c.add_argument("assembly", help="STEP file (AP203, AP214, AP242), every solid placed in one frame")
     c.add_argument("--robot", required=True, help="the robot: a URDF file, or a study script whose robot to use")
     c.add_argument("--links", required=True, help="TOML file: [links] link = solid names, [materials], [pose]")
     c.add_argument("--out", required=True, help="new folder for the meshes, the report and study.py")
-    c.add_argument("--units", default="mm", help="length unit of the file's numbers: mm, cm, m, in (default mm)")
+    c.add_argument("--units", default="mm", choices=sorted(UNITS), help="length unit of the file's numbers (default mm)")
     c.add_argument("--mesh-size", type=float, help="element size [m] (default: each part's diagonal / 30)")
     c.add_argument("--order", type=int, choices=(1, 2), default=2, help="2: curved 10-node tets (default), 1: linear")
     c.add_argument("--quiet", action="store_true", help="print only the warnings")
@@ -66,7 +69,8 @@ def run_import_cad(args) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", CadWarning)  # printed with the report below
             result = read_assembly(args.assembly, robot, spec["links"], materials=spec["materials"], q=spec["q"],
-                                   units=args.units, mesh_size=args.mesh_size, order=args.order, out=tmp)
+                                   units=args.units, mesh_size=args.mesh_size, order=args.order, out=tmp,
+                                   progress=None if args.quiet else _progress)
         (tmp / "study.py").write_text(starter_script(robot, robot_source, spec, Path(args.assembly)))
         report = result.report().replace(str(tmp), str(out))
         (tmp / "import_report.txt").write_text(report + "\n")
@@ -80,6 +84,11 @@ def run_import_cad(args) -> int:
     if not args.quiet:
         print(f"meshes and a starter study written to {out}; run it: structcheck run {out / 'study.py'}")
     return 0
+
+
+def _progress(k: int, n: int, link: str, elapsed: float) -> None:
+    left = elapsed / k * (n - k)
+    print(f"meshed {link} ({k}/{n}), {elapsed:.0f} s" + (f", about {left:.0f} s left" if k < n else ""), flush=True)
 
 
 def load_robot(source: str):
