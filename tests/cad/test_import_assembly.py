@@ -194,3 +194,34 @@ def test_touching_faces_off_the_joint_axis_are_named_in_a_warning(tmp_path):
     assert len(said) == 2
     assert "the faces of 'upper' that touch its other link have their centre 200.0 mm off the joint axis" in said[0]
     assert "the faces of 'fore' that touch its other link have their centre 140.0 mm off the joint axis" in said[1]
+
+
+def test_a_pin_in_a_clearance_bore_is_found_coaxial(tmp_path):
+    """The forearm's end is a pin along the elbow axis (y) of 10 mm radius, 50 mm long, in a 12 mm bore through the
+    upper tube's 40 mm wide end boss: 2 mm of clearance, no contact. The faces coaxial with or square to the axis
+    whose centres are nearest the joint origin are the bore's wall (centre on it) and the pin's side (10 mm from
+    it), not the boss's ends (20 mm) or the pin's free end (15 mm)."""
+    from structcheck.geometry import PartBuilder
+
+    solids = []
+    for name, make in (("upper_tube", lambda b: b.cut(b.fuse(b.box((0, -0.02, -0.015), (UPPER, 0.02, 0.015)),
+                                                             b.cylinder((UPPER, 0, 0), (0, 1, 0), 0.025, 0.04)),
+                                                      b.cylinder((UPPER, 0, 0), (0, 1, 0), 0.012, 0.05))),
+                       ("fore_pin", lambda b: b.fuse(b.cylinder((UPPER, -0.01, 0), (0, 1, 0), 0.010, 0.05),
+                                                     b.box((UPPER - 0.015, -0.045, -0.015),
+                                                           (UPPER + FORE, -0.035, 0.015))))):
+        with PartBuilder(name) as b:
+            make(b)
+            b.occ.synchronize()
+            b.gmsh.write(str(tmp_path / f"{name}.brep"))
+        solids.append((name, tmp_path / f"{name}.brep", np.eye(4)))
+    step = write_step_assembly(tmp_path / "pin.step", solids)
+    plan, caught = _plan(step, _arm(), {"upper": "upper_tube", "fore": "fore_pin"}, tmp_path)
+    elbow = {c.link: c for c in plan.choices if c.surface == "elbow"}
+    assert {c.rule for c in elbow.values()} == {Rule.NEAREST}
+    assert elbow["upper"].area == pytest.approx(2 * np.pi * 0.012 * 0.04, rel=1e-6)  # the bore's wall
+    assert elbow["fore"].area == pytest.approx(2 * np.pi * 0.010 * 0.05, rel=1e-6)  # the pin's side
+    assert elbow["upper"].distance == pytest.approx(0.0, abs=1e-9)
+    assert elbow["fore"].distance == pytest.approx(0.01, rel=1e-6)
+    assert any("links 'upper' and 'fore' do not touch (their solids are 2.00 mm apart)" in str(w.message)
+               for w in caught)
