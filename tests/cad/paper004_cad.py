@@ -68,13 +68,13 @@ def build_parts(folder: Path, links=None, mm=None):
 
 
 def robot():
-    spec = __import__("importlib.util").util.spec_from_file_location("p4", ROOT / "studies" /
-                                                                      "loading_unloading_6dof.py")
-    mod = __import__("importlib.util").util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    r = __import__("structcheck").Robot.from_modified_dh(
-        mod.DH, home=mod.HOME, limits=mod.HOME[:, None] + mod.RANGE, link_names=mod.LINKS, joint_names=mod.JOINTS,
-        name="paper004")
+    """The headline study's robot with its named points, and the study script (its DH table, home, materials)."""
+    import structcheck as sc
+    from conftest import load_paper004_module
+
+    mod = load_paper004_module()
+    r = sc.Robot.from_modified_dh(mod.DH, home=mod.HOME, limits=mod.HOME[:, None] + mod.RANGE, link_names=mod.LINKS,
+                                  joint_names=mod.JOINTS, name="paper004")
     return r.with_points(generator.POINTS), mod
 
 
