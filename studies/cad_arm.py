@@ -10,7 +10,6 @@ import tempfile
 import warnings
 from pathlib import Path
 
-import structcheck as sc
 from structcheck.cli import main_for_study
 from structcheck.cad import CadWarning
 from structcheck.geometry import import_assembly, on_plane
