@@ -1,7 +1,8 @@
 """A small arm read from a CAD assembly: the parts of meshes/cad_example/arm.step (made by
 meshes/make_cad_example.py, drawn at shoulder -20 deg, elbow 35 deg) given to their links by name, their joint
 faces found where they touch, meshed and checked while the arm lifts a 3 kg payload and is pushed by a 40 N tool
-force. See docs/your_own_cad.md.
+force. The beams' sides meet the hubs in sharp corners (only their tops and bottoms are filleted): the run warns
+that the peaks there are not converged, as it should. See docs/your_own_cad.md.
 
     python studies/cad_arm.py [--out DIR] [--payload-kg 3.0]
 """
@@ -10,8 +11,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from structcheck.cli import main_for_study
 from structcheck.cad import CadWarning
+from structcheck.cli import main_for_study
 from structcheck.geometry import import_assembly, on_plane
 from structcheck.study import Payload, PointForce, Study, lazy_study
 
