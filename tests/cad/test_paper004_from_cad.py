@@ -60,11 +60,12 @@ def test_the_wrist_imported_is_meshed_as_the_generator_meshes_it(tmp_path):
 
 @pytest.mark.slow
 def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004_run, tmp_path):
-    """Masses to 1e-6 and the arm's six lowest frequencies within 0.5 % (measured: 0.022 %). Peaks: within 1 %
-    where the shipped meshes resolve them; two meshes of one sizing rule differ at a peak by their discretisation
-    error, which the stress-discontinuity indicator at the peak (unaveraged / averaged - 1, docs/peaks.md) bounds
-    from above where the stress is smooth: measured -1.5 % (base), +0.4, +0.8, +2.2 (forearm), -10.3 (wrist,
-    whose peak moves by up to 11 % on refinement, docs/peaks.md), +3.1 (wrist roll), -0.3 %."""
+    """Masses to 1e-6, the arm's six lowest frequencies within 0.5 % (measured: 0.022 %), the tool-point deflection
+    within 0.1 % (measured: 0.006 %). Peaks: measured -1.5 % (base), +0.4, +0.8, +2.2 (forearm), -10.3 (wrist),
+    +3.1 (wrist roll), -0.3 %: the issue's 1 % holds for three links only. Two meshes of one sizing rule differ at a
+    peak by their discretisation error; the shipped meshes' stress-discontinuity indicators at the peaks
+    (unaveraged / averaged - 1, docs/peaks.md) are 10 to 64 %, and the wrist's peak moves by up to 11 % on
+    refinement: the peaks are held to 1 % plus that indicator, a loose bound until the shipped meshes converge."""
     from structcheck.results import read_summary
     from structcheck.study import run
 
@@ -74,6 +75,7 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
     run(study, tmp_path / "run", progress=False)
     ours, shipped = read_summary(tmp_path / "run"), paper004_run.summary
     assert ours["arm_modes_hz"] == pytest.approx(shipped["arm_modes_hz"], rel=0.005)
+    assert ours["tool_point_deflection_m"] == pytest.approx(shipped["tool_point_deflection_m"], rel=0.001)
     rows = {}
     for name, link in shipped["links"].items():
         mine = ours["links"][name]
