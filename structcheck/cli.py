@@ -271,6 +271,7 @@ class _StudyHelp(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
+    from .cad import starter as import_cad
 
     common = _traceback_option()
     p = argparse.ArgumentParser(prog="structcheck", description=DESCRIPTION, epilog=EPILOG,
@@ -339,6 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--set", action="append", metavar="NAME=VALUE", help=SET_HELP)
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
+    import_cad.add_parser(sub, [common])
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
     k.set_defaults(func=_cmd_cache)

@@ -78,7 +78,7 @@ def test_study_script_help_epilog_is_the_whole_first_paragraph(capsys):
 
 
 @pytest.mark.parametrize("name", ["two_link_arm", "loading_unloading_6dof", "hydraulic_arm", "mg400",
-                                  "pr1300_palletizer"])
+                                  "pr1300_palletizer", "cad_arm"])
 def test_a_shipped_study_builds_nothing_when_imported(name, monkeypatch):
     """`python STUDY.py --help` imports the script and answers: the study is built on first use only
     (study.lazy_study), once; the template is built here to show it."""
