@@ -152,7 +152,7 @@ def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str 
     if out is not None:
         from .report import write_surfaces
 
-        result.surfaces_file = write_surfaces(parts, robot, q, Path(out) / "surfaces.vtm")
+        result.surfaces_file = write_surfaces(parts, placements(robot, q), Path(out) / "surfaces.vtm")
         (Path(out) / "import_report.txt").write_text(result.report() + "\n")
     return result
 

@@ -6,15 +6,12 @@ from pathlib import Path
 import numpy as np
 
 
-def write_surfaces(parts: dict, robot, q, path: Path) -> Path:
+def write_surfaces(parts: dict, T: dict, path: Path) -> Path:
     """Write ``path`` (.vtm): one block per link (its boundary, grey in ParaView) and one per named surface,
-    named ``<link>/<surface>``, in world axes at the pose ``q`` (None: home) [m]; cell data ``surface`` numbers the
-    surfaces of a link from 1 (0: unnamed boundary). Returns the path."""
+    named ``<link>/<surface>``, in world axes, each link placed by ``T`` (link -> T_world_link (4, 4)) [m]; cell
+    data ``surface`` numbers the surfaces of a link from 1 (0: unnamed boundary). Returns the path."""
     import pyvista as pv
 
-    from .assembly import placements
-
-    T = placements(robot, q)
     blocks = pv.MultiBlock()
     for link, part in parts.items():
         R, p = T[link][:3, :3], T[link][:3, 3]

@@ -99,7 +99,7 @@ def load_robot(source: str):
     if path.suffix.lower() == ".urdf":
         return Robot.from_urdf(path), f"sc.Robot.from_urdf({str(path)!r})"
     if path.suffix == ".py":
-        from ..cli import build_study
+        from ..script import build_study
 
         return build_study(path).robot, f"build_study({str(path)!r}).robot"
     raise InputError(f"--robot {source!r}: give a URDF file (.urdf) or a study script (.py)")

@@ -74,7 +74,7 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
     assert not result.warnings
     study = dataclasses.replace(mod.build(), parts=result.parts)
     run(study, tmp_path / "run", progress=False)
-    ours, shipped = read_summary(tmp_path / "run"), paper004_run.summary
+    ours, shipped = read_summary(tmp_path / "run").to_dict(), paper004_run.summary
     assert ours["arm_modes_hz"] == pytest.approx(shipped["arm_modes_hz"], rel=0.005)
     assert ours["tool_point_deflection_m"] == pytest.approx(shipped["tool_point_deflection_m"], rel=0.001)
     rows = {}
