@@ -575,19 +575,21 @@ def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
 
 
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
-        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf", quick: bool = False) -> RunResult:
+        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf", quick: bool = False,
+        report: bool = False) -> RunResult:
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult. ``vtk_format``:
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames); ``quick``: the study is a quick look
-    (:mod:`structcheck.quick`), said in summary.json. Large arrays reuse the heap's freed memory meanwhile
+    (:mod:`structcheck.quick`), said in summary.json; ``report``: also the folder's report.html
+    (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's freed memory meanwhile
     (:func:`structcheck.pool.heap_reuse`)."""
     from .pool import heap_reuse
 
     with heap_reuse():
         return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format,
-                    quick=quick)
+                    quick=quick, report=report)
 
 
-def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False) -> RunResult:
+def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
     if progress:  # the header: which sparse solver and element geometry this run's numbers come from
@@ -659,7 +661,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
         tool_point_deflection=tool.deflection if tool else None, arm_modes=arm.mode_shapes if arm else None,
-        notes=tuple(warnings))
+        arm_frequencies=arm.frequency_history(t) if arm else None, notes=tuple(warnings))
     if study.summary_extra is not None:
         extra = _study_hook(study, "summary_extra", result)
         result = replace(result, summary=merge_summary(result.summary, extra, study.name))
@@ -667,7 +669,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         extra_files = None if study.write_extra is None else \
             (lambda res, folder: _study_hook(study, "write_extra", res, folder))
         write_results(result, out, vtk=vtk, plots=plots, progress=progress, vtk_format=vtk_format,
-                      extra_files=extra_files)
+                      extra_files=extra_files, report=report)
     return result
 
 

@@ -16,7 +16,7 @@ from structcheck.sweep import (INPUTS_FILE, METRICS, file_sha256, is_up_to_date,
                                parse_value, read_sweep_csv, sweep, variant_name)
 
 PARAMS = {"tip_force_n": [100, 2000.0], "gravity_z": [0, -9.81]}
-OPTIONS = {"vtk": False, "plots": True}
+OPTIONS = {"vtk": False, "plots": True, "report": True}
 
 
 class Refuse(cf.Executor):
@@ -144,12 +144,13 @@ def build(load_case="force.txt", required_safety_factor=1.5):
     return _build(tip_force_n=loads_helper.scale(force), required_safety_factor=required_safety_factor)
 ''')
     with Counting() as ex:
-        res = sweep(script, {"load_case": ["force.txt"]}, tmp_path / "out", ex, progress=False, plots=False)
+        res = sweep(script, {"load_case": ["force.txt"]}, tmp_path / "out", ex, progress=False, plots=False,
+                    html=False)
     folder = res.out / res.rows[0]["variant"]
     record = json.loads((folder / INPUTS_FILE).read_text())
     assert sorted(Path(p).name for p in record["files"]) == ["force.txt", "loads_helper.py"]
     assert read_summary(folder)["parameters"]["tip_force_n"] == 150.0
-    key = (file_sha256(script), {"load_case": "force.txt"}, {"vtk": False, "plots": False})
+    key = (file_sha256(script), {"load_case": "force.txt"}, {"vtk": False, "plots": False, "report": False})
     assert is_up_to_date(folder, *key)
     (tmp_path / "force.txt").write_text("160\n")
     assert not is_up_to_date(folder, *key)
