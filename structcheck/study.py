@@ -580,7 +580,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult. ``vtk_format``:
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames); ``quick``: the study is a quick look
     (:mod:`structcheck.quick`), said in summary.json; ``report``: also the folder's report.html
-    (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's freed memory meanwhile
+    (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's
+    freed memory meanwhile
     (:func:`structcheck.pool.heap_reuse`)."""
     from .pool import heap_reuse
 

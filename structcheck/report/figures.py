@@ -1,5 +1,5 @@
-"""The time-history plots of a run's report (plotly figures) from its results folder (:class:`structcheck.results.Results`):
-joint motion, torques and reaction components, each link's peak stress with its strength and allowable stress,
+"""The time-history plots of a run's report (plotly figures) from its results folder
+(:class:`structcheck.results.Results`): joint motion, torques and reaction components, each link's peak stress with its strength and allowable stress,
 the tool point's deflection, the arm's lowest frequencies along the motion and the fatigue-governing histories.
 
 Arrays go to the page as float32 (plotly writes them base64-encoded): 7 significant digits, more than a plot shows.
@@ -98,7 +98,8 @@ def link_stress(links: Mapping[str, np.ndarray], summary: Mapping) -> object:
             lines["nodal-averaged"] = (t, links[f"{name}_max_von_mises_averaged_pa"] * MPA)
         s = L["yield_strength_pa"] * MPA
         panels.append({"title": f"{name} ({L['material']})", "ylabel": "[MPa]", "log": True, "lines": lines,
-                       "hlines": {f"strength {s:.4g} MPa": s, f"allowable {s / req:.4g} MPa = strength / {req:g}": s / req}})
+                       "hlines": {f"strength {s:.4g} MPa": s,
+                                  f"allowable {s / req:.4g} MPa = strength / {req:g}": s / req}})
     return grid(panels, cols=2, row_height=220, title="Peak stress of each link over time (log scale)")
 
 

@@ -20,7 +20,8 @@ def run_context(folder: Path, renders: bool = True) -> dict:
     s = view.as_mapping(res.summary)
     figs = [figures.link_stress(res.links, s), figures.tool_deflection(res.links, s),
             figures.joint_motion(res.joints), figures.joint_torques(res.joints),
-            figures.joint_reactions(res.joints, list(s.get("joints", {}))), figures.arm_frequencies(res.arm_frequencies),
+            figures.joint_reactions(res.joints, list(s.get("joints", {}))),
+            figures.arm_frequencies(res.arm_frequencies),
             figures.fatigue_histories(res.fatigue)]
     figs = [f for f in figs if f is not None] if res.links and res.joints else []
     peak = peak_frame(res)
@@ -35,8 +36,9 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         view=figure_html(v3d, "view3d-plot") if v3d is not None else None,
         renders=static_renders(peak[1], peak[0], s["study"]) if renders and peak else [],
         figures=[figure_html(f, f"plot-{k}") for k, f in enumerate(figs)],
-        modes=view.mode_rows(s), modes_time=view.number(s, ("time_of_arm_modes_s",) if s.get("arm_modes_hz") else
-                                                         ("time_of_arm_lowest_mode_s",), unit="s"),
+        modes=view.mode_rows(s), link_freq=view.link_frequency_rows(s),
+        modes_time=view.number(s, ("time_of_arm_modes_s",) if s.get("arm_modes_hz") else
+                               ("time_of_arm_lowest_mode_s",), unit="s"),
         has_mode_file=(res.folder / "modes.vtkhdf").is_file(),
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),

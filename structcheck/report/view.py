@@ -128,18 +128,16 @@ def verdict(summary: Mapping) -> Verdict:
 # (summary key, column title, scale, unit, digits) of the per-link table
 LINK_COLUMNS = (
     ("mass_kg", "mass", 1.0, "kg", 4),
-    ("max_von_mises_pa", "peak von Mises (unaveraged)", MPA, "MPa", 4),
-    ("max_von_mises_averaged_pa", "peak von Mises (nodal-averaged)", MPA, "MPa", 4),
+    ("max_von_mises_pa", "peak von Mises", MPA, "MPa", 4),
+    ("max_von_mises_averaged_pa", "nodal-averaged", MPA, "MPa", 4),
     ("stress_discontinuity", "discontinuity", 100.0, "%", 3),
-    ("time_of_max_s", "time of peak", 1.0, "s", 4),
-    ("yield_strength_pa", "strength", MPA, "MPa", 4),
+    ("time_of_max_s", "at", 1.0, "s", 4),
     ("min_safety_factor", "min safety factor", 1.0, "", 3),
     ("max_equivalent_strain", "peak strain", 1.0, "", 3),
     ("max_deformation_m", "largest deformation", MM, "mm", 4),
     ("min_fatigue_life_cycles", "fatigue life", 1.0, "cycles", 3),
     ("min_fatigue_life_hours", "fatigue life", 1.0, "h", 3),
     ("fatigue_safety_factor", "fatigue safety factor", 1.0, "", 3),
-    ("lowest_frequency_hz", "lowest frequency", 1.0, "Hz", 4),
 )
 # a null in these columns is infinite (no damaging cycle, no stress), elsewhere not computed
 _INFINITE_WHEN_NULL = {"min_fatigue_life_cycles", "min_fatigue_life_hours", "fatigue_safety_factor",
@@ -183,7 +181,8 @@ def joint_rows(summary: Mapping) -> list[dict]:
         def n(key, unit="", scale=1.0):
             return number(summary, ("joints", name, key), scale, unit)
 
-        rows.append({"name": name, "torque": n("max_abs_torque", "N m or N"), "torque_t": n("time_of_max_torque_s", "s"),
+        rows.append({"name": name, "torque": n("max_abs_torque", "N m or N"),
+                     "torque_t": n("time_of_max_torque_s", "s"),
                      "force": n("max_reaction_force_n", "N"), "force_t": n("time_of_max_force_s", "s"),
                      "moment": n("max_reaction_moment_nm", "N m"), "moment_t": n("time_of_max_moment_s", "s"),
                      "undetermined": ", ".join(J.get("undetermined_components", []))})
@@ -198,7 +197,8 @@ def robot_numbers(summary: Mapping) -> list[tuple[str, Number, Number | None]]:
             ("peak equivalent strain", number(s, ("max_equivalent_strain",), digits=3), None),
             ("largest link deformation", number(s, ("max_deformation_m",), MM, "mm"), None)]
     if s.get("tool_point_deflection_m") is not None:
-        rows.append((f"tool-point deflection ({s.get('tool_point')})", number(s, ("tool_point_deflection_m",), MM, "mm"),
+        rows.append((f"tool-point deflection ({s.get('tool_point')})",
+                     number(s, ("tool_point_deflection_m",), MM, "mm"),
                      number(s, ("time_of_max_tool_point_deflection_s",), unit="s")))
     if s.get("deflection_limit_m") is not None:
         rows.append(("tool-point deflection limit", number(s, ("deflection_limit_m",), MM, "mm"), None))
@@ -206,6 +206,14 @@ def robot_numbers(summary: Mapping) -> list[tuple[str, Number, Number | None]]:
         rows.append(("total deformation (whole arm, relative to the ground)",
                      number(s, ("max_total_deformation_m",), MM, "mm"), None))
     return rows
+
+
+def link_frequency_rows(summary: Mapping) -> list[tuple[str, Number, Number | None]]:
+    """Per link its lowest frequency [Hz] (the arm model: its superelement's lowest fixed-interface mode; the
+    per-link model: the link clamped at its proximal joint) and, beside the arm model, the per-link model's."""
+    return [(n, number(summary, ("links", n, "lowest_frequency_hz"), unit="Hz"),
+             number(summary, ("links", n, "lowest_frequency_link_model_hz"), unit="Hz")
+             if "lowest_frequency_link_model_hz" in L else None) for n, L in summary["links"].items()]
 
 
 def mode_rows(summary: Mapping) -> list[Number]:

@@ -19,8 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from .view import as_mapping
 
 MPA, MM = 1e-6, 1e3
+LONGEST_SIDE = 1.8  # the robot's box in plotly's scene units, which the camera below shows whole
 MAX_TRIANGLES = 60_000  # the view's surface triangles: about 3 MB of page and a second to draw in software WebGL
 
 
@@ -72,7 +74,7 @@ def view_fields(res, frame, nodes: dict) -> list[Field]:
     """The fields of the view on the surface nodes ``nodes`` (link -> node numbers) of results ``res``: von Mises
     of each link at its own peak time and at the output ``frame`` shown, and, where the folder has them, the
     envelopes (von Mises, smallest safety factor, deformation)."""
-    s = res.summary
+    s = as_mapping(res.summary)
     time = res.frame_time(_peak_time(s))
     def field(label, hover, get, cap=None):
         values = {n: get(n)[ids] for n, ids in nodes.items()}
@@ -111,7 +113,7 @@ def peak_frame(res):
     with --no-vtk)."""
     if len(res.times) == 0:
         return None
-    time = res.frame_time(_peak_time(res.summary))
+    time = res.frame_time(_peak_time(as_mapping(res.summary)))
     return time, res.frame(time)
 
 
@@ -125,9 +127,9 @@ def robot_view(res, frame):
     fields = view_fields(res, frame, nodes)
     first = fields[0]
     fig = go.Figure()
-    for n, (ids, tri) in surfaces.items():
-        p = np.asarray(np.asarray(frame[n].points)[ids] * MM, np.float32)
-        tri = tri.astype(np.int32)
+    placed = [(np.asarray(np.asarray(frame[n].points)[ids] * MM, np.float32), tri.astype(np.int32))
+              for n, (ids, tri) in surfaces.items()]
+    for n, (p, tri) in zip(surfaces, placed):
         fig.add_trace(go.Mesh3d(x=p[:, 0], y=p[:, 1], z=p[:, 2], i=tri[:, 0], j=tri[:, 1], k=tri[:, 2],
                                 intensity=np.asarray(first.values[n], np.float32), coloraxis="coloraxis",
                                 name=n, meta=n, hovertemplate=first.hover + "<extra></extra>",
@@ -141,11 +143,23 @@ def robot_view(res, frame):
         height=640, template="plotly_white", margin=dict(l=0, r=0, t=70, b=0),
         coloraxis=dict(colorscale="Turbo", cmin=0, cmax=first.cmax,
                        colorbar=dict(title=dict(text=first.label, side="right"))),
-        scene=dict(aspectmode="data", xaxis_title="x [mm]", yaxis_title="y [mm]", zaxis_title="z [mm]",
-                   camera=dict(eye=dict(x=-1.5, y=-1.5, z=1.0))),
+        scene=dict(**_true_scale([p for p, _ in placed]), camera=dict(eye=dict(x=-1.5, y=-1.5, z=1.0))),
         updatemenus=[dict(type="buttons", direction="right", x=0, y=1.0, xanchor="left", yanchor="bottom",
                           buttons=buttons, showactive=True, pad=dict(t=2, b=2))])
     return fig
+
+
+def _true_scale(points: list[np.ndarray]) -> dict:
+    """Scene axes [mm] at one scale, the longest side of the robot's box LONGEST_SIDE (plotly's unit cube is 1, seen
+    whole from the eye we set): plotly's aspectmode 'data' scales the
+    box to a unit geometric mean instead, which puts a long thin arm far outside the view."""
+    lo = np.min([p.min(axis=0) for p in points], axis=0)
+    hi = np.max([p.max(axis=0) for p in points], axis=0)
+    pad = 0.02 * (hi - lo).max()
+    lo, hi = lo - pad, hi + pad
+    ratio = LONGEST_SIDE * (hi - lo) / (hi - lo).max()
+    axes = {f"{a}axis": dict(title=f"{a} [mm]", range=[float(lo[k]), float(hi[k])]) for k, a in enumerate("xyz")}
+    return dict(aspectmode="manual", aspectratio=dict(zip("xyz", map(float, ratio))), **axes)
 
 
 def _rounded(values: np.ndarray) -> list:

@@ -43,7 +43,8 @@ def expect_clean(opened) -> None:
 def plot_data(page, div_id: str) -> list[dict]:
     """name, y and intensity (lists of numbers, or None) of each trace of the plotly figure in ``div_id``."""
     traces = page.evaluate(f"""() => document.getElementById({div_id!r}).data.map(
-        t => ({{name: t.name, y: t.y === undefined ? null : t.y, intensity: t.intensity === undefined ? null : t.intensity}}))""")
+        t => ({{name: t.name, y: t.y === undefined ? null : t.y,
+               intensity: t.intensity === undefined ? null : t.intensity}}))""")
     return [{k: values(v) if k != "name" else v for k, v in t.items()} for t in traces]
 
 
@@ -81,6 +82,7 @@ def test_headline_report_is_self_contained_and_its_numbers_are_the_summarys(pape
     assert coloured_fraction(page, "#view3d-plot") > 0.01
 
 
+@pytest.mark.xdist_group("template")  # on the worker that has made the template run
 def test_template_report_written_by_the_run(template_run, browser):
     folder = template_run / "results" / "arm"
     s = json.loads((folder / "summary.json").read_text())
