@@ -79,6 +79,11 @@ def test_headline_report_is_self_contained_and_its_numbers_are_the_summarys(pape
     # the stress check governs paper 004 (every fatigue safety factor is far larger): the link of least margin
     worst = min(s["links"], key=lambda n: s["links"][n]["min_safety_factor"])
     assert f"stress safety factor of link {worst}" in banner
+    # the fatigue-governing history of every link (fatigue.csv), on the analysis grid
+    title = "Fatigue-governing stress history at each link's governing node (one duty cycle)"
+    fatigue = plot_data(page, figure_ids(page)[title])
+    assert len(fatigue) == len(s["links"])
+    assert all(len(t["y"]) == s["analysis"]["n_time_samples"] for t in fatigue)
     assert coloured_fraction(page, "#view3d-plot") > 0.01
 
 
