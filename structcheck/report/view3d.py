@@ -76,10 +76,10 @@ def view_fields(res, frame, nodes: dict) -> list[Field]:
     envelopes (von Mises, smallest safety factor, deformation)."""
     s = as_mapping(res.summary)
     time = res.frame_time(_peak_time(s))
-    def field(label, hover, get, cap=None):
+    def field(label, hover, get, cap=None):  # cap: the colour scale's top (values above it take its colour)
         values = {n: get(n)[ids] for n, ids in nodes.items()}
-        if cap is not None:
-            values = {n: np.minimum(v, cap) for n, v in values.items()}
+        if cap is not None:  # an unstressed node's infinite safety factor: drawn (and hovered) as the cap
+            values = {n: np.where(np.isfinite(v), v, cap) for n, v in values.items()}
         top = cap if cap is not None else max(float(v.max()) for v in values.values())
         return Field(label, values, top, hover)
 
