@@ -13,8 +13,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-# plotly's per-figure options: no plotly logo, figures follow the page's width
-PLOT_CONFIG = {"displaylogo": False, "responsive": True}
+# plotly's per-figure options: no plotly logo, no "Share chart" button (it sends the figure to plotly's cloud),
+# figures follow the page's width
+PLOT_CONFIG = {"displaylogo": False, "showSendToCloud": False, "responsive": True}
 
 
 @lru_cache(maxsize=1)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import figures, view
 from .page import figure_html, render, write_page
+from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
 
 
@@ -33,17 +34,22 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         version=__version__, s=s, verdict=view.verdict(s), checks=view.design_checks(s),
         required=view.number(s, ("required_safety_factor",), digits=3), robot=view.robot_numbers(s),
         link_cols=view.link_columns(s), links=view.link_rows(s), joints=view.joint_rows(s),
-        view=figure_html(v3d, "view3d-plot") if v3d is not None else None,
+        view=_html(v3d, "view3d-plot"),
         renders=static_renders(peak[1], peak[0], s["study"]) if renders and peak else [],
         figures=[figure_html(f, f"plot-{k}") for k, f in enumerate(figs)],
         modes=view.mode_rows(s), link_freq=view.link_frequency_rows(s),
         modes_time=view.number(s, ("time_of_arm_modes_s",) if s.get("arm_modes_hz") else
                                ("time_of_arm_lowest_mode_s",), unit="s"),
-        has_mode_file=(res.folder / "modes.vtkhdf").is_file(),
+        has_mode_file=(res.folder / "modes.vtkhdf").is_file(), mode_view=_html(mode_view(res.folder, s.get(
+            "arm_modes_hz")), "modes-plot"),
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),
         fatigue=view.flat_items(s.get("fatigue")), versions=view.flat_items(s.get("versions")),
         timings=view.flat_items(s.get("timings_s")))
+
+
+def _html(fig, div_id: str):
+    return figure_html(fig, div_id) if fig is not None else None
 
 
 def write_report(folder: str | os.PathLike, out: str | os.PathLike | None = None, *, renders: bool = True) -> Path:

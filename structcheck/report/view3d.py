@@ -135,7 +135,7 @@ def robot_view(res, frame):
                                 name=n, meta=n, hovertemplate=first.hover + "<extra></extra>",
                                 lighting=dict(ambient=0.6, diffuse=0.6, specular=0.05, roughness=0.9)))
     buttons = [dict(label=f.label.split(" [")[0].split(",")[0], method="update",
-                    args=[{"intensity": [_rounded(f.values[n]) for n in surfaces],
+                    args=[{"intensity": [rounded(f.values[n]) for n in surfaces],
                            "hovertemplate": f.hover + "<extra></extra>"},
                           {"coloraxis.cmax": f.cmax, "coloraxis.cmin": 0, "coloraxis.colorbar.title.text": f.label}])
                for f in fields]
@@ -143,13 +143,13 @@ def robot_view(res, frame):
         height=640, template="plotly_white", margin=dict(l=0, r=0, t=70, b=0),
         coloraxis=dict(colorscale="Turbo", cmin=0, cmax=first.cmax,
                        colorbar=dict(title=dict(text=first.label, side="right"))),
-        scene=dict(**_true_scale([p for p, _ in placed]), camera=dict(eye=dict(x=-1.5, y=-1.5, z=1.0))),
+        scene=dict(**true_scale([p for p, _ in placed]), camera=dict(eye=dict(x=-1.5, y=-1.5, z=1.0))),
         updatemenus=[dict(type="buttons", direction="right", x=0, y=1.0, xanchor="left", yanchor="bottom",
                           buttons=buttons, showactive=True, pad=dict(t=2, b=2))])
     return fig
 
 
-def _true_scale(points: list[np.ndarray]) -> dict:
+def true_scale(points: list[np.ndarray]) -> dict:
     """Scene axes [mm] at one scale, the longest side of the robot's box LONGEST_SIDE (plotly's unit cube is 1, seen
     whole from the eye we set): plotly's aspectmode 'data' scales the
     box to a unit geometric mean instead, which puts a long thin arm far outside the view."""
@@ -162,7 +162,7 @@ def _true_scale(points: list[np.ndarray]) -> dict:
     return dict(aspectmode="manual", aspectratio=dict(zip("xyz", map(float, ratio))), **axes)
 
 
-def _rounded(values: np.ndarray) -> list:
+def rounded(values: np.ndarray) -> list:
     """Values to 4 significant digits for a button's data (written as JSON text, not base64)."""
     v = np.asarray(values, float)
     return [float(f"{x:.4g}") for x in v]

@@ -102,6 +102,9 @@ def test_template_report_written_by_the_run(template_run, browser):
     for w in s["warnings"]:
         groups.setdefault(re.match(r"(link '[^']*')?", w).group(0), []).append(w)
     assert page.locator(".warn").all_inner_texts() == sum(groups.values(), [])
+    # no button that sends a figure out (plotly's "Share chart" to its cloud)
+    tools = page.eval_on_selector_all(".modebar-btn", "els => els.map(e => e.getAttribute('data-title'))")
+    assert "Download plot as a PNG" in tools and not any("Share" in t for t in tools)
     figs = figure_ids(page)
     # each link's stress panel carries its strength and the allowable stress strength / required SF [MPa]
     stress = plot_data(page, figs["Peak stress of each link over time (log scale)"])
@@ -119,6 +122,14 @@ def test_template_report_written_by_the_run(template_run, browser):
     assert title.startswith("von Mises envelope")
     top = max(max(t["intensity"]) for t in plot_data(page, "view3d-plot"))
     assert top == float(f"{s['max_von_mises_pa'] * 1e-6:.4g}")
+    # the arm's modes: a button per frequency of summary.json, and the shape switches with it
+    labels = page.locator("#modes-plot .updatemenu-button").all_text_contents()
+    assert labels == [f"mode {k + 1}: {f:.4g} Hz" for k, f in enumerate(s["arm_modes_hz"])]
+    first = plot_data(page, "modes-plot")[0]["intensity"]
+    page.locator("#modes-plot .updatemenu-button").nth(2).click()
+    third = plot_data(page, "modes-plot")[0]["intensity"]
+    assert max(max(t["intensity"]) for t in plot_data(page, "modes-plot")) == pytest.approx(1.0, abs=1e-3)
+    assert len(third) == len(first) and third != first
 
 
 HOSTILE = '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">'
