@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .view3d import MM, robot_surfaces, rounded, true_scale
+from .view3d import MM, robot_surfaces, typed, true_scale
 
 AMPLITUDE = 0.08  # the largest modal displacement drawn, as a fraction of the robot's largest dimension
 
@@ -38,10 +38,10 @@ def mode_view(folder: Path, frequencies_hz: list[float]):
                                 meta=n, hovertemplate="%{meta}<br>relative displacement %{intensity:.3g}"
                                                       "<extra></extra>"))
     buttons = [dict(label=f"mode {k + 1}: {f:.4g} Hz", method="update",
-                    args=[{"x": [rounded(placed[k][n][:, 0]) for n in links],
-                           "y": [rounded(placed[k][n][:, 1]) for n in links],
-                           "z": [rounded(placed[k][n][:, 2]) for n in links],
-                           "intensity": [rounded(np.linalg.norm(shapes[k][n], axis=1)) for n in links]}, {}])
+                    args=[{"x": [typed(placed[k][n][:, 0]) for n in links],
+                           "y": [typed(placed[k][n][:, 1]) for n in links],
+                           "z": [typed(placed[k][n][:, 2]) for n in links],
+                           "intensity": [typed(np.linalg.norm(shapes[k][n], axis=1)) for n in links]}, {}])
                for k, f in enumerate(frequencies_hz)]
     fig.update_layout(height=560, template="plotly_white", margin=dict(l=0, r=0, t=70, b=0),
                       coloraxis=dict(colorscale="Viridis", cmin=0, cmax=1, colorbar=dict(

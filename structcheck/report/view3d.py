@@ -135,7 +135,7 @@ def robot_view(res, frame):
                                 name=n, meta=n, hovertemplate=first.hover + "<extra></extra>",
                                 lighting=dict(ambient=0.6, diffuse=0.6, specular=0.05, roughness=0.9)))
     buttons = [dict(label=f.label.split(" [")[0].split(",")[0], method="update",
-                    args=[{"intensity": [rounded(f.values[n]) for n in surfaces],
+                    args=[{"intensity": [typed(f.values[n]) for n in surfaces],
                            "hovertemplate": f.hover + "<extra></extra>"},
                           {"coloraxis.cmax": f.cmax, "coloraxis.cmin": 0, "coloraxis.colorbar.title.text": f.label}])
                for f in fields]
@@ -162,10 +162,10 @@ def true_scale(points: list[np.ndarray]) -> dict:
     return dict(aspectmode="manual", aspectratio=dict(zip("xyz", map(float, ratio))), **axes)
 
 
-def rounded(values: np.ndarray) -> list:
-    """Values to 4 significant digits for a button's data (written as JSON text, not base64)."""
-    v = np.asarray(values, float)
-    return [float(f"{x:.4g}") for x in v]
+def typed(values: np.ndarray) -> dict:
+    """Values for a button's data as plotly's typed array (float32, base64: 5.3 characters a value, fewer than
+    JSON numbers of 4 digits), which plotly.js decodes in an update as in a trace."""
+    return {"dtype": "f4", "bdata": base64.b64encode(np.asarray(values, np.float32).tobytes()).decode("ascii")}
 
 
 def static_renders(frame, time: float, study: str, size=(900, 650)) -> list[tuple[str, str]]:
