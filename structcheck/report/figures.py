@@ -1,6 +1,7 @@
 """The time-history plots of a run's report (plotly figures) from its results folder
-(:class:`structcheck.results.Results`): joint motion, torques and reaction components, each link's peak stress with its strength and allowable stress,
-the tool point's deflection, the arm's lowest frequencies along the motion and the fatigue-governing histories.
+(:class:`structcheck.results.Results`): joint motion, torques and reaction components, each link's peak stress
+with its strength and allowable stress, the tool point's deflection, the arm's lowest frequencies along the motion
+and the fatigue-governing histories.
 
 Arrays go to the page as float32 (plotly writes them base64-encoded): 7 significant digits, more than a plot shows.
 """
