@@ -166,9 +166,8 @@ def _positive_int(text: str) -> int:
 
 
 def _cmd_compare(args) -> int:
-    from .results.compare import compare, format_comparison
-
     from .report.commands import write_compare_html
+    from .results.compare import compare, format_comparison
 
     cmp = compare(args.baseline, args.candidate, args.tolerance, allow_quick=args.allow_quick)
     print(format_comparison(cmp))
