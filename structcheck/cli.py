@@ -48,15 +48,16 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quick: bool = False) -> int:
+def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quick: bool = False,
+            report: bool = True) -> int:
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail. ``quick``:
-    the study is a quick look (summary.json says so, and a line after the table)."""
+    the study is a quick look (summary.json says so, and a line after the table); ``report``: write report.html."""
     from .notes import console_lines
     from .quick import QUICK_NOTE
     from .results import format_table
     from .study import run
 
-    result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format, quick=quick)
+    result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format, quick=quick, report=report)
     print(format_table(result.summary))
     if quick:
         print(QUICK_NOTE)
@@ -64,7 +65,7 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
         print(line)
     robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
     where = f"; open {Path(out) / robot_file} in ParaView" if vtk else ""
-    print(f"results written to {out}{where}")
+    print(f"results written to {out}{where}" + (f"; review page {Path(out) / 'report.html'}" if report else ""))
     return EXIT_OK if result.summary.passed else EXIT_FAIL
 
 
@@ -85,7 +86,8 @@ def build_study(path, params=None, **options):
 def _cmd_run(args) -> int:
     study = _asked(build_study(args.study, _params(args.set), debug=args.traceback, quick=args.quick), args)
     out = Path(args.out) if args.out else Path("results") / study.name
-    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format, quick=args.quick)
+    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format, quick=args.quick,
+                   report=not args.no_report)
 
 
 def _cmd_sweep(args) -> int:
@@ -117,7 +119,7 @@ def _cmd_sweep(args) -> int:
 
     try:
         res = sweep(args.study, params, out, executor, workers=args.workers, vtk=args.vtk, progress=not args.quiet,
-                    report=report)
+                    report=report, html=not args.no_report)
     finally:
         if client is not None:
             client.close()
@@ -131,7 +133,7 @@ def _cmd_sweep(args) -> int:
               f"{num('tool_point_deflection_m', 1e3, '8.3f'):>8}")
     c = res.counts
     print(f"{len(res.rows)} variants: {c['ran']} ran, {c['skipped']} up to date (skipped), {c['failed']} failed; "
-          f"{res.csv}" + (f", {res.plot}" if res.plot else ""))
+          f"{res.csv}" + (f", {res.plot}" if res.plot else "") + (f", {res.html}" if res.html else ""))
     return EXIT_FAIL if res.failed else EXIT_OK
 
 
@@ -146,10 +148,12 @@ def _positive_int(text: str) -> int:
 
 
 def _cmd_compare(args) -> int:
+    from .report.commands import write_compare_html
     from .results.compare import compare, format_comparison
 
     cmp = compare(args.baseline, args.candidate, args.tolerance, allow_quick=args.allow_quick)
     print(format_comparison(cmp))
+    write_compare_html(args, cmp)
     return EXIT_OK if cmp.ok else EXIT_FAIL
 
 
@@ -225,6 +229,7 @@ def _run_options() -> argparse.ArgumentParser:
                         help="ParaView files: one VTKHDF time series per link (default; ParaView 5.12+) or .pvd/.vtu "
                              "frames for older readers")
     common.add_argument("--quiet", action="store_true", help="no progress bars")
+    common.add_argument("--no-report", action="store_true", help="skip report.html (the review page)")
     common.add_argument("--quick", action="store_true",
                         help="a quick look: meshes 2x coarser (from the study's generator), at most 26 frames")
     common.add_argument("--link-model", action="store_true",
@@ -242,6 +247,7 @@ EPILOG = """examples:
   structcheck run studies/two_link_arm.py --set wall_mm=2       a variant (a parameter of the study's build())
   structcheck run STUDY.py --set fatigue.design_life_hours=40000 a Study setting (fatigue.*, arm.*, study.*)
   structcheck compare results/base results/thin --tolerance 2   gate a design change; exit 1 on a regression
+  structcheck report results/arm -o arm.html                    the review page of a results folder, again
   structcheck info STUDY.py                                     links, masses, meshes, lowest frequencies
 
 exit status: 0 pass, 1 the design fails (or regresses, or a check fails), 2 bad input (one line, no traceback;
@@ -297,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--out", help="sweep folder (default results/<script name>_sweep)")
     w.add_argument("--vtk", action="store_true", help="also write every variant's ParaView files")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
+    w.add_argument("--no-report", action="store_true", help="skip sweep.html and the variants' report.html")
     w.set_defaults(func=_cmd_sweep)
     c = sub.add_parser("compare", parents=[common], help="compare two results folders (design-change gate)")
     c.add_argument("baseline")
@@ -305,7 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="allowed worsening of any metric, percent of the baseline (default 1)")
     c.add_argument("--allow-quick", action="store_true",
                    help="compare a quick look (--quick, coarse meshes) with a full run all the same")
+    c.add_argument("--html", metavar="FILE", help="also write the comparison page (self-contained HTML)")
     c.set_defaults(func=_cmd_compare)
+    from .report.commands import add_report_command
+
+    add_report_command(sub, [common])
     v = sub.add_parser("verify", parents=[common], help="run the verification manual (closed forms and benchmarks)")
     v.add_argument("--json", metavar="FILE", help="also write the table as JSON")
     v.add_argument("--case", action="append", help="run only this case (repeatable)")
@@ -387,7 +398,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     ``build`` becomes an option (``wall_mm=8.0`` -> ``--wall-mm 8.0``, typed like its default). ``default`` is the
     study already built with build()'s defaults (reused when no option differs, to save rebuilding it).
     Also ``--set part.field=VALUE`` (a Study setting: ``fatigue.design_life_hours=40000``), ``--out DIR``
-    (default ``results/<study name>``), ``--no-vtk``, ``--quiet``, ``--traceback``.
+    (default ``results/<study name>``), ``--no-vtk``, ``--no-report``, ``--quiet``, ``--traceback``.
     Returns the exit status: 0 the design passes, 1 it fails, 2 bad input (one line on stderr, nothing written).
     """
     build = study_or_build if callable(study_or_build) else None
@@ -458,7 +469,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
         study = with_overrides(study, settings)
         out = Path(args.out) if args.out else Path("results") / study.name
         return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
-                       quick=args.quick)
+                       quick=args.quick, report=not args.no_report)
 
     return _guarded(go, args.traceback, prog)
 

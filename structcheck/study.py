@@ -345,19 +345,22 @@ def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
 
 
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
-        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf", quick: bool = False) -> RunResult:
+        vtk: bool = True, plots: bool = True, vtk_format: str = "hdf", quick: bool = False,
+        report: bool = False) -> RunResult:
     """Run ``study``; write the results folder to ``out`` (if ``write``); return the RunResult. ``vtk_format``:
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames); ``quick``: the study is a quick look
-    (:mod:`structcheck.quick`), said in summary.json. Large arrays reuse the heap's freed memory meanwhile
+    (:mod:`structcheck.quick`), said in summary.json; ``report``: also the folder's report.html
+    (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's
+    freed memory meanwhile
     (:func:`structcheck.pool.heap_reuse`)."""
     from .pool import heap_reuse
 
     with heap_reuse():
         return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format,
-                    quick=quick)
+                    quick=quick, report=report)
 
 
-def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False) -> RunResult:
+def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
     if progress:
@@ -399,9 +402,9 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
         tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
-        notes=tuple(warnings))
+        arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings))
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
-                   vtk_format=vtk_format)
+                   vtk_format=vtk_format, report=report)
 
 
 def _header(study: Study) -> None:

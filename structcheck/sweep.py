@@ -3,6 +3,7 @@
     out/
         sweep.csv                          one row per variant: parameters, status, verdict, metrics, run time, error
         sweep.png                          each metric against each parameter
+        sweep.html                         the table with a link to each variant's report.html, and the plots
         <name>=<value>__<name>=<value>/    a results folder per variant (``structcheck.study.run``), with
             inputs.json                    what it was run from, written last, only after the run succeeded
 
@@ -302,8 +303,8 @@ def run_variant(study_path: str, params: dict, folder: str, options: dict) -> di
     """Build and run one variant into ``folder`` (in a worker); then write its inputs.json.
 
     Returns {"status": "ran" | "failed", "error": one line or None, "wall_s": seconds, "worker": host:pid};
-    a failure to build or run is returned, not raised (KeyboardInterrupt is raised). ``options`` holds ``vtk``
-    and ``plots`` for ``structcheck.study.run``."""
+    a failure to build or run is returned, not raised (KeyboardInterrupt is raised). ``options`` holds ``vtk``,
+    ``plots`` and ``report`` for ``structcheck.study.run``."""
     import socket
 
     from .study import run
@@ -314,7 +315,8 @@ def run_variant(study_path: str, params: dict, folder: str, options: dict) -> di
         Path(folder, INPUTS_FILE).unlink(missing_ok=True)  # a stale record must not outlive a rerun cut short
         with heap_reuse():  # a Dask worker's environment maps every large temporary afresh
             study, files = _build_watched(Path(study_path), params)
-            run(study, folder, progress=False, vtk=options["vtk"], plots=options["plots"])
+            run(study, folder, progress=False, vtk=options["vtk"], plots=options["plots"],
+                report=options.get("report", False))
         record = inputs_record(Path(study_path), params, options, files)
         tmp = Path(folder) / f".{INPUTS_FILE}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(record, indent=2) + "\n")
@@ -330,14 +332,15 @@ def run_variant(study_path: str, params: dict, folder: str, options: dict) -> di
 @dataclass(frozen=True)
 class SweepResult:
     """A finished sweep: ``rows`` (one dict per variant, keys: the parameters, then
-    :data:`structcheck.results.sweep.COLUMNS`), the ``csv`` and ``plot`` paths (``plot`` None when no variant
-    ran), the parameter ``names``."""
+    :data:`structcheck.results.sweep.COLUMNS`), the ``csv``, ``plot`` and ``html`` paths (``plot`` None when no
+    variant ran, ``html`` None when the sweep writes no pages), the parameter ``names``."""
 
     out: Path
     names: list[str]
     rows: list[dict]
     csv: Path
     plot: Path | None = None
+    html: Path | None = None
     wall_s: float = 0.0
     counts: dict = field(default_factory=dict)
 
@@ -348,14 +351,15 @@ class SweepResult:
 
 def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Path, executor: cf.Executor | None = None,
           *, workers: int | None = None, vtk: bool = False, plots: bool = True, progress: bool = True,
-          report: Callable[[dict], None] | None = None) -> SweepResult:
+          report: Callable[[dict], None] | None = None, html: bool = True) -> SweepResult:
     """Run the study script ``study_path`` for every combination of ``params`` (``build()`` parameter name ->
     values) into ``out/<variant>/``; write ``out/sweep.csv`` and ``out/sweep.png``; return the SweepResult.
 
     ``executor``: any ``concurrent.futures.Executor`` (its workers must import structcheck and see the same
     paths); None: a local process pool of ``workers`` processes (default: the number of cores), shut down at
     the end. ``vtk``: also the ParaView files of every variant (``run`` has no peak-frame-only switch, so none
-    are written otherwise); ``plots``: each variant's plots. Variants whose folder is up to date are skipped
+    are written otherwise); ``plots``: each variant's plots; ``html``: each variant's report.html and the sweep's
+    sweep.html (:mod:`structcheck.report`). Variants whose folder is up to date are skipped
     (not submitted). A variant that fails to build or run gets status "failed" and its error in its row; the
     others go on. ``report(row)`` is called as each variant finishes (e.g. to print failures).
     On KeyboardInterrupt, pending variants are cancelled; the running ones stop (local pool: they get the
@@ -375,7 +379,7 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
 
     out = prepare_output(out)
     out.mkdir(exist_ok=True)
-    options = {"vtk": bool(vtk), "plots": bool(plots)}
+    options = {"vtk": bool(vtk), "plots": bool(plots), "report": bool(html)}
     study_sha = file_sha256(study_path)
     combos = variants(params)
     names = _variant_names(combos)
@@ -444,8 +448,13 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
     rows = [_row(out / name, combo, name, status[i]) for i, (combo, name) in enumerate(zip(combos, names))]
     csv_path = write_sweep_csv(rows, list(params), out / "sweep.csv")
     plot = plot_sweep(rows, list(params), out / "sweep.png")
+    page = None
+    if html:
+        from .report import write_sweep_report
+
+        page = write_sweep_report(out)
     counts = {s: sum(r["status"] == s for r in rows) for s in ("ran", "skipped", "failed")}
-    return SweepResult(out=out, names=list(params), rows=rows, csv=csv_path, plot=plot,
+    return SweepResult(out=out, names=list(params), rows=rows, csv=csv_path, plot=plot, html=page,
                        wall_s=time.perf_counter() - t0, counts=counts)
 
 

@@ -47,6 +47,13 @@ class ArmStage:
     cutoff_hz: dict | None = None
     timings: dict | None = None
 
+    def frequency_history(self, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The assembled arm's lowest frequencies along the motion: the time [s] of each frozen segment's
+        reference pose (n_seg,) on the analysis grid ``t`` and its frequencies (n_seg, n_freq) [Hz]."""
+        seg = self.transient.segments
+        middles = [segment_middle(t, a, b) for a, b in zip(seg[:-1], seg[1:])]  # one per segment, not per sample
+        return t[middles], np.asarray(self.transient.frequency_hz)
+
 
 @dataclass(frozen=True)
 class ArmOptions:

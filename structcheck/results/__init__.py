@@ -1,6 +1,6 @@
-"""Results of a run: the only package that writes files (summary, CSV, VTK for ParaView, plots, screenshot; a
-sweep's ``sweep.csv`` and ``sweep.png`` in :mod:`structcheck.results.sweep`) and the comparison of two results
-folders."""
+"""Results of a run: with :mod:`structcheck.report` (the HTML pages), the only package that writes files (summary,
+CSV, VTK for ParaView, plots, screenshot; a sweep's ``sweep.csv`` and ``sweep.png`` in
+:mod:`structcheck.results.sweep`) and the comparison of two results folders."""
 from .data import LinkResult, RunResult, link_result
 from .files import prepare_output, write_results
 from .load import Results, load

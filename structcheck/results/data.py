@@ -92,7 +92,8 @@ class RunResult:
     ``T_world_link_frames`` (n_frames, n_links, 4, 4) places each link at the output frames;
     ``tool_point_deflection`` (n_t, 3) the tool point's deflection in world axes [m] (None without a tool point);
     ``arm_modes`` the assembled arm's lowest modes at the pose where the first is lowest
-    (``flex.modes.ArmModeShapes``; None unless the arm model ran).
+    (``flex.modes.ArmModeShapes``; None unless the arm model ran); ``arm_frequencies`` its lowest frequencies
+    along the motion: (times (n_seg,) [s] of the frozen poses, frequencies (n_seg, n_freq) [Hz]) (arm model).
     """
 
     study_name: str
@@ -111,6 +112,7 @@ class RunResult:
     summary: RunSummary
     tool_point_deflection: np.ndarray | None = None
     arm_modes: Any = None
+    arm_frequencies: tuple | None = None
     notes: tuple = ()  # the run's warnings (structcheck.notes.Note): summary.warnings holds their whole text
 
 

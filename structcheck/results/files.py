@@ -9,7 +9,10 @@ Layout (``out/``)::
                                     timings_s.write: writing everything in the folder but the final move)
     joints.csv                      time, q, qd, qdd, tau and six reaction components of every joint
     links.csv                       time, peak von Mises / strain / deformation / nodal-averaged von Mises of
-                                    every link (fine grid)
+                                    every link (fine grid), the tool point's deflection
+    fatigue.csv                     with fatigue: each link's fatigue-governing stress history (one duty cycle)
+    arm_frequencies.csv             with the arm model: its lowest frequencies at each frozen pose of the motion
+    report.html                     the review page (structcheck.report), unless report=False
     robot.vtkhdf                    ParaView file gathering the links, every output frame a time step (VTK 9.7
                                     reads it; older ParaView: open the vtk/*.vtkhdf files together)
     vtk/<link>.vtkhdf               a link's time series (ParaView 5.12+): mesh once, then per output frame its
@@ -43,7 +46,7 @@ from ..errors import InputError
 from .data import RunResult
 from .paraview import write_paraview
 from .schema import write_summary
-from .tables import write_joint_csv, write_link_csv
+from .tables import write_arm_frequency_csv, write_fatigue_csv, write_joint_csv, write_link_csv
 
 
 def prepare_output(out: str | os.PathLike) -> Path:
@@ -67,11 +70,12 @@ def prepare_output(out: str | os.PathLike) -> Path:
 
 def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, plots: bool = True,
                   progress: bool = False, vtk_format: str = "hdf",
-                  extra_files: Callable[[RunResult, Path], Any] | None = None) -> Path:
+                  extra_files: Callable[[RunResult, Path], Any] | None = None, report: bool = False) -> Path:
     """Write the whole results folder for ``run`` into ``out`` atomically; return the folder path.
 
     ``vtk_format`` is ``"hdf"`` (VTKHDF time series, default) or ``"pvd"`` (a VTK XML file per link and frame).
-    ``extra_files(run, folder)`` writes a study's own files into the folder being written.
+    ``extra_files(run, folder)`` writes a study's own files into the folder being written. ``report``: also
+    ``report.html`` (:func:`structcheck.report.write_report`, from the folder as written).
 
     Everything is written into a temporary sibling folder, ``summary.json`` last and complete (with the time
     all the writing took, under ``timings_s.write``), and the folder is then moved into place."""
@@ -81,6 +85,8 @@ def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, p
     try:
         write_joint_csv(run, tmp / "joints.csv")
         write_link_csv(run, tmp / "links.csv")
+        write_fatigue_csv(run, tmp / "fatigue.csv")
+        write_arm_frequency_csv(run, tmp / "arm_frequencies.csv")
         if vtk:
             write_paraview(run, tmp, progress=progress, vtk_format=vtk_format)
         if plots:
@@ -91,6 +97,10 @@ def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, p
             extra_files(run, tmp)
         timings = {**(run.summary.timings_s or {}), "write": time.perf_counter() - t0}
         write_summary(replace(run.summary, timings_s=timings), tmp / "summary.json")
+        if report:  # from the written folder, as `structcheck report` does (its time is not in the summary's)
+            from ..report import write_report
+
+            write_report(tmp, tmp / "report.html")
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)

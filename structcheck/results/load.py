@@ -7,6 +7,7 @@
     >>> robot["gripper"].point_data["von_mises"]    # [Pa] at each node
     >>> res.peak("gripper"), res.envelope("gripper")  # pyvista UnstructuredGrids (exact float64 fields)
     >>> res.joints["joint2_tau"], res.links["t"]    # time histories of joints.csv and links.csv
+    >>> res.fatigue, res.arm_frequencies            # fatigue.csv, arm_frequencies.csv ({} when not written)
 
 Fields on the meshes: ``displacement`` [m, world axes], ``von_mises`` [Pa], ``equivalent_strain`` [-],
 ``safety_factor`` [-] (envelopes also ``von_mises_averaged`` [Pa], ``displacement_magnitude`` [m] and, with
@@ -31,13 +32,16 @@ from .tables import read_csv
 class Results:
     """A results folder: ``summary`` (summary.json, a ``results.schema.RunSummary``), ``times`` (n_frames,) [s] of the stored frames,
     ``joints`` and ``links`` the columns of joints.csv and links.csv (name -> (n_samples,) array, SI units as in
-    their headers)."""
+    their headers); ``fatigue`` and ``arm_frequencies`` those of fatigue.csv and arm_frequencies.csv (empty when the
+    run wrote none: no fatigue, the per-link model)."""
 
     folder: Path
     summary: RunSummary
     times: np.ndarray
     joints: dict = field(repr=False)
     links: dict = field(repr=False)
+    fatigue: dict = field(default_factory=dict, repr=False)
+    arm_frequencies: dict = field(default_factory=dict, repr=False)
 
     @property
     def link_names(self) -> list[str]:
@@ -115,6 +119,6 @@ def load(folder: str | os.PathLike) -> Results:
         times = np.asarray(pv.get_reader(str(folder / "robot.pvd")).time_values, float)
     else:
         times = np.zeros(0)
-    joints = read_csv(folder / "joints.csv") if (folder / "joints.csv").is_file() else {}
-    links = read_csv(folder / "links.csv") if (folder / "links.csv").is_file() else {}
-    return Results(folder=folder, summary=summary, times=times, joints=joints, links=links)
+    tables = {name: read_csv(folder / f"{name}.csv") if (folder / f"{name}.csv").is_file() else {}
+              for name in ("joints", "links", "fatigue", "arm_frequencies")}
+    return Results(folder=folder, summary=summary, times=times, **tables)

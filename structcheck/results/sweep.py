@@ -49,6 +49,25 @@ def read_sweep_csv(path: str | Path) -> list[dict]:
                  for k, v in r.items()} for r in csv.DictReader(f)]
 
 
+def sweep_lines(rows: list[dict], names: list[str], name: str) -> tuple[list, bool, list[tuple]]:
+    """The lines of a sweep plot against parameter ``name``: its values in order, whether they are numbers, and
+    per combination of the other parameters (label, its rows that ran, sorted along ``name``, their x: the value,
+    or its position among the values when they are not numbers)."""
+    values = list(dict.fromkeys(r[name] for r in rows))
+    numeric = all(isinstance(v, (int, float)) for v in values)
+    others = [n for n in names if n != name]
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        if r["status"] != "failed":
+            groups.setdefault(tuple(r[n] for n in others), []).append(r)
+    lines = []
+    for key, grp in groups.items():
+        grp = sorted(grp, key=lambda r: r[name] if numeric else values.index(r[name]))
+        lines.append((", ".join(f"{n}={v}" for n, v in zip(others, key)) or None, grp,
+                      [r[name] if numeric else values.index(r[name]) for r in grp]))
+    return values, numeric, lines
+
+
 def plot_sweep(rows: list[dict], names: list[str], path: Path) -> Path | None:
     """One PNG: a panel per metric (rows) and parameter (columns), the metric against the parameter's values with
     a line per combination of the other parameters; filled markers pass, hollow ones fail. None if no variant
@@ -65,19 +84,11 @@ def plot_sweep(rows: list[dict], names: list[str], path: Path) -> Path | None:
     fig, axes = plt.subplots(len(metrics), len(names), figsize=(4.2 * len(names), 2.6 * len(metrics)),
                              squeeze=False, constrained_layout=True)
     for j, name in enumerate(names):
-        values = list(dict.fromkeys(r[name] for r in rows))
-        numeric = all(isinstance(v, (int, float)) for v in values)
-        others = [n for n in names if n != name]
-        groups: dict[tuple, list[dict]] = {}
-        for r in ok:
-            groups.setdefault(tuple(r[n] for n in others), []).append(r)
+        values, numeric, groups = sweep_lines(rows, names, name)
         for k, metric in enumerate(metrics):
             ax = axes[k, j]
-            for key, grp in groups.items():
-                grp = sorted(grp, key=lambda r: r[name] if numeric else values.index(r[name]))
-                x = [r[name] if numeric else values.index(r[name]) for r in grp]
+            for label, grp, x in groups:
                 y = [math.nan if r[metric] is None else r[metric] for r in grp]
-                label = ", ".join(f"{n}={v}" for n, v in zip(others, key)) or None
                 line, = ax.plot(x, y, "-", lw=1, label=label)
                 for xi, yi, r in zip(x, y, grp):
                     ax.plot(xi, yi, "o", color=line.get_color(),
@@ -87,7 +98,7 @@ def plot_sweep(rows: list[dict], names: list[str], path: Path) -> Path | None:
             ax.set_xlabel(name)
             ax.set_ylabel(metric)
             ax.grid(alpha=0.3)
-            if k == 0 and others and len(groups) <= 8:
+            if k == 0 and len(names) > 1 and len(groups) <= 8:
                 ax.legend(fontsize=7)
     fig.suptitle("sweep: filled markers pass, hollow ones fail")
     tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")

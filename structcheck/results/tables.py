@@ -1,6 +1,8 @@
 """The CSV tables of a results folder: ``joints.csv`` (time, q, qd, qdd, tau and six reaction components of every
 joint) and ``links.csv`` (time and every link's peak von Mises, strain and deformation, and its peak nodal-averaged
-von Mises) on the analysis grid, with repr-exact floats."""
+von Mises) on the analysis grid, ``fatigue.csv`` (each link's fatigue-governing stress history over one duty
+cycle) and ``arm_frequencies.csv`` (the assembled arm's lowest frequencies at each frozen pose along the
+motion), with repr-exact floats."""
 from __future__ import annotations
 
 import csv
@@ -38,6 +40,29 @@ def write_link_csv(run: RunResult, path: Path) -> None:
         cols += [f"tool_point_deflection_{a}_m" for a in "xyz"]
         data.append(run.tool_point_deflection)
     _write_csv(path, cols, np.hstack(data))
+
+
+def write_fatigue_csv(run: RunResult, path: Path) -> bool:
+    """``fatigue.csv``: time_s and, per link with fatigue, ``<link>_governing_stress_pa``: the quantity counted at
+    its governing node (normal stress on the critical plane, or signed von Mises) over one duty cycle [Pa].
+    Writes nothing and returns False when no link has one."""
+    hist = {n: L.fatigue_result.governing_history for n, L in run.links.items()
+            if L.fatigue_result is not None and L.fatigue_result.governing_history is not None}
+    if not hist:
+        return False
+    _write_csv(path, ["time_s", *(f"{n}_governing_stress_pa" for n in hist)],
+               np.column_stack([run.t, *hist.values()]))
+    return True
+
+
+def write_arm_frequency_csv(run: RunResult, path: Path) -> bool:
+    """``arm_frequencies.csv``: time_s of each frozen pose of the arm model and its lowest frequencies ``f1_hz``,
+    ``f2_hz``, ... [Hz]. Writes nothing and returns False without the arm model."""
+    if run.arm_frequencies is None:
+        return False
+    times, freq = run.arm_frequencies
+    _write_csv(path, ["time_s", *(f"f{k + 1}_hz" for k in range(freq.shape[1]))], np.column_stack([times, freq]))
+    return True
 
 
 def _write_csv(path: Path, header: list[str], rows: np.ndarray) -> None:

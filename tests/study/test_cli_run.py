@@ -163,9 +163,10 @@ def test_main_for_study_exit_statuses(tmp_path, capsys):
     out = tmp_path / "ok"
     assert main_for_study(mod.build, ["--out", str(out), "--quiet", "--no-vtk", "--tip-force-n", "50"],
                           default=mod.study) == 0
-    assert read(out)["parameters"]["tip_force_n"] == 50.0
+    assert read(out)["parameters"]["tip_force_n"] == 50.0 and (out / "report.html").is_file()  # the review page
     assert main_for_study(mod.build, ["--out", str(tmp_path / "strict"), "--quiet", "--no-vtk",
-                                      "--required-safety-factor", "1e6"]) == 1
+                                      "--required-safety-factor", "1e6", "--no-report"]) == 1
+    assert not (tmp_path / "strict" / "report.html").exists()
     capsys.readouterr()
     # bad input: an unwritable folder, a value the run rejects, a value argparse rejects
     assert main_for_study(mod.build, ["--out", str(tmp_path / "ok" / "summary.json" / "x"), "--quiet"]) == 2

@@ -16,7 +16,7 @@ from structcheck.sweep import (INPUTS_FILE, METRICS, file_sha256, is_up_to_date,
                                parse_value, read_sweep_csv, sweep, variant_name)
 
 PARAMS = {"tip_force_n": [100, 2000.0], "gravity_z": [0, -9.81]}
-OPTIONS = {"vtk": False, "plots": True}
+OPTIONS = {"vtk": False, "plots": True, "report": True}
 
 
 class Refuse(cf.Executor):
@@ -144,12 +144,13 @@ def build(load_case="force.txt", required_safety_factor=1.5):
     return _build(tip_force_n=loads_helper.scale(force), required_safety_factor=required_safety_factor)
 ''')
     with Counting() as ex:
-        res = sweep(script, {"load_case": ["force.txt"]}, tmp_path / "out", ex, progress=False, plots=False)
+        res = sweep(script, {"load_case": ["force.txt"]}, tmp_path / "out", ex, progress=False, plots=False,
+                    html=False)
     folder = res.out / res.rows[0]["variant"]
     record = json.loads((folder / INPUTS_FILE).read_text())
     assert sorted(Path(p).name for p in record["files"]) == ["force.txt", "loads_helper.py"]
     assert read_summary(folder).parameters["tip_force_n"] == 150.0
-    key = (file_sha256(script), {"load_case": "force.txt"}, {"vtk": False, "plots": False})
+    key = (file_sha256(script), {"load_case": "force.txt"}, {"vtk": False, "plots": False, "report": False})
     assert is_up_to_date(folder, *key)
     (tmp_path / "force.txt").write_text("160\n")
     assert not is_up_to_date(folder, *key)
@@ -179,6 +180,9 @@ def build(tip_force_n=100.0, required_safety_factor=1.5):
     assert bad["status"] == "failed" and "ValueError: a tip force of -5 N pulls the wrong way" in bad["error"]
     assert all(bad[m] is None for m in METRICS) and not (out / bad["variant"]).exists()
     assert good["status"] == "ran" and good["verdict"] == "pass" and (out / good["variant"] / INPUTS_FILE).is_file()
+    page = (out / "sweep.html").read_text()  # the failed variant's row with its error, unlinked; the other linked
+    assert "pulls the wrong way" in page and f'href="{good["variant"].replace("=", "%3D")}/report.html"' in page
+    assert f'href="{bad["variant"].replace("=", "%3D")}/report.html"' not in page
     # the rerun tries the failed one again (and fails again), skips the other
     assert main(["sweep", str(script), "--param", "tip_force_n=-5,100", "--out", str(out), "--workers", "1",
                  "--quiet"]) == 1
@@ -194,7 +198,7 @@ def test_dask_cluster_gives_the_same_sweep_csv(swept, tmp_path):
 
         # the workers import this copy of structcheck (PYTHONPATH is inherited), not another install
         assert set(client.run(lambda: structcheck.__file__).values()) == {structcheck.__file__}
-        res = sweep(study, PARAMS, tmp_path / "out", client.get_executor(pure=False), progress=False)
+        res = sweep(study, PARAMS, tmp_path / "out", client.get_executor(pure=False), progress=False, html=False)
     assert res.counts["ran"] == 4
     # equal to 1e-9: a local worker uses cores/workers BLAS threads, a Dask worker one, and the thread count
     # changes the order of the sums (3e-12 relative measured); equal bit for bit where the counts agree
@@ -212,7 +216,8 @@ def test_interrupt_leaves_only_complete_variant_folders(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        sweep(study, {"tip_force_n": [100, 200, 300, 400]}, out, workers=1, progress=False, report=interrupt)
+        sweep(study, {"tip_force_n": [100, 200, 300, 400]}, out, workers=1, progress=False, report=interrupt,
+              html=False)
     folders = [p for p in out.iterdir()]
     assert 1 <= len(folders) < 4  # the first finished; the pending ones were cancelled
     for folder in folders:  # each is a whole results folder with its inputs recorded, nothing temporary
