@@ -79,8 +79,10 @@ class StructuralModel(Protocol):
         """One line for the run header: the model and what it does."""
 
     def solve(self, study, prep, rigid, loads: dict, reduced: LinkReductions, frames: np.ndarray, clock,
-              progress: bool) -> StructuralResult:
+              progress: bool, finish=None) -> StructuralResult:
         """The response on the rigid stage's samples ``rigid.t``: ``prep`` the study's prepared inputs
         (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads,
-        ``reduced`` the links' :class:`LinkReductions`, ``frames`` the output frames' indices into ``t``,
-        ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars."""
+        ``reduced`` the links' :class:`LinkReductions` (the model may release what it no longer needs of them), ``frames`` the output frames' indices into ``t``,
+        ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars; ``finish(solution) -> solution``
+        applied to each link's solution as soon as it exists, in the thread that made it (the run forms the link's
+        results there and keeps what it returns)."""
