@@ -1,13 +1,14 @@
 """A study: robot + motion + loads + FE settings -> verdict. This module only wires the stages together.
 
-    robot ──> motion ──> inverse dynamics ──> link loads ──> structural model ──> checks ──> verdict ──> results
+    robot ──> motion ──> inverse dynamics ──> link loads ──> structural model ──> checks, verdict ──> results
 
 Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
 time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
 -> the structural model the study names (:mod:`structcheck.structural`: per-link or arm, chosen once), its
 ``reduce`` (``structural.LinkReductions``: each link's per-link modes, the arm model's superelements) ->
-:func:`refine` (samples where the links ring) -> its ``solve`` (``structural.StructuralResult``) -> :func:`output_frames` -> ``checks`` (link results, verdict, warnings) ->
-``results`` (summary, files). Study scripts are imported by :mod:`structcheck.script`.
+:func:`refine` (samples where the links ring) -> its ``solve`` (``structural.StructuralResult``; each link's
+fatigue and results formed as its solution comes) -> ``checks`` (verdict, warnings) -> ``results`` (summary,
+files). Study scripts are imported by :mod:`structcheck.script`.
 
 A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
 only under ``if __name__ == "__main__":``.
@@ -109,9 +110,10 @@ class Study:
     joints hold load along their axes: :mod:`structcheck.structural.arm`) or ``"link"`` (each link solved alone in
     its own frame, supported at its proximal joint: :mod:`structcheck.structural.link`). ``compare_link_model``
     (arm model): the per-link model runs beside it and its peaks, quasi-static peaks and first frequencies are
-    added to each link's summary (``max_von_mises_link_model_pa``, ...), at the per-link model's cost. ``joint_stiffness``
-    (arm model): joint name -> torsional stiffness about its axis [N m/rad] or (torsional, tilt) [N m/rad]; joints
-    not named are rigid (actuated) or free about their axes (a closed chain's passive joints).
+    added to each link's summary (``max_von_mises_link_model_pa``, ...), at the per-link model's cost.
+    ``joint_stiffness`` (arm model): joint name -> torsional stiffness about its axis [N m/rad] or (torsional,
+    tilt) [N m/rad]; joints not named are rigid (actuated) or free about their axes (a closed chain's passive
+    joints).
     ``arm_max_joint_change`` [rad or m]: the arm model is re-assembled whenever a joint has moved this much
     (frozen-pose segments). In the arm model
     ``payloads`` are attached masses (their elastic inertia swings on the chain); a payload given as a point force

@@ -138,10 +138,11 @@ def flexibility_summary(summary: dict, study, arm, link_model=None) -> dict:
                max_total_deformation_m=summary["max_deformation_m"], arm_lowest_mode_hz=float(arm.modes_hz[0]),
                time_of_arm_lowest_mode_s=arm.modes_time_s)
     if link_model is not None:
-        out["links"] = {n: {**v, "max_von_mises_link_model_pa": link_model.max_von_mises_pa[n],
+        lm = link_model
+        out["links"] = {n: {**v, "max_von_mises_link_model_pa": lm.max_von_mises_pa[n],
                             "quasi_static_max_von_mises_link_model_pa":
-                                plain(link_model.quasi_static_max_von_mises_pa.get(n, float("nan"))),
-                            "lowest_frequency_link_model_hz": plain(link_model.lowest_frequency_hz.get(n, float("nan")))}
+                                plain(lm.quasi_static_max_von_mises_pa.get(n, float("nan"))),
+                            "lowest_frequency_link_model_hz": plain(lm.lowest_frequency_hz.get(n, float("nan")))}
                         for n, v in summary["links"].items()}
     out["analysis"] = {**summary["analysis"], "arm_frozen_segments": int(len(arm.transient.segments) - 1),
                        "arm_max_joint_change": study.arm_max_joint_change,

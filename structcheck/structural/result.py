@@ -1,4 +1,5 @@
-"""What a structural model gives the rest of a run (:class:`StructuralResult`), and what it is (:class:`StructuralModel`)."""
+"""What a structural model is (:class:`StructuralModel`), builds per link (:class:`LinkReductions`) and gives the
+rest of a run (:class:`StructuralResult`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -81,8 +82,9 @@ class StructuralModel(Protocol):
     def solve(self, study, prep, rigid, loads: dict, reduced: LinkReductions, frames: np.ndarray, clock,
               progress: bool, finish=None) -> StructuralResult:
         """The response on the rigid stage's samples ``rigid.t``: ``prep`` the study's prepared inputs
-        (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads,
-        ``reduced`` the links' :class:`LinkReductions` (the model may release what it no longer needs of them), ``frames`` the output frames' indices into ``t``,
-        ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars; ``finish(solution) -> solution``
-        applied to each link's solution as soon as it exists, in the thread that made it (the run forms the link's
-        results there and keeps what it returns)."""
+        (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage
+        (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads, ``reduced`` the links'
+        :class:`LinkReductions` (the model may release what it no longer needs of them), ``frames`` the output
+        frames' indices into ``t``, ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars;
+        ``finish(solution) -> solution`` applied to each link's solution as soon as it exists, in the thread that
+        made it (the run forms the link's results there and keeps what it returns)."""
