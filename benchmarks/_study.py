@@ -32,30 +32,32 @@ from _common import ROOT
 
 
 
-def _cpu() -> float:
-    """CPU seconds of this process so far (all its threads)."""
-    r = resource.getrusage(resource.RUSAGE_SELF)
+def _cpu(who=resource.RUSAGE_SELF) -> float:
+    """CPU seconds so far of this process (all its threads), or with ``resource.RUSAGE_THREAD`` of the calling
+    thread."""
+    r = resource.getrusage(who)
     return r.ru_utime + r.ru_stime
 
 
 def _instrument_cpu(cpu: dict) -> None:
-    """Wrap the fatigue stage and the writing of the results (as ``structcheck.study`` calls them) so that
-    their CPU seconds (all threads) land in cpu["fatigue"] and cpu["write"]: on a shared machine their wall
-    times follow the other processes' load, their CPU times much less."""
+    """Wrap each link's fatigue (run in the structural stage's threads: the calling thread's CPU seconds) and the
+    writing of the results (all threads), as ``structcheck.study`` calls them, so that their CPU seconds land in
+    cpu["fatigue"] and cpu["write"]: on a shared machine their wall times follow the other processes' load, their
+    CPU times much less."""
     import structcheck.study as study
 
-    def timed(fn, name):
+    def timed(fn, name, who):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            c0 = _cpu()
+            c0 = _cpu(who)
             try:
                 return fn(*args, **kwargs)
             finally:
-                cpu[name] = cpu.get(name, 0.0) + _cpu() - c0
+                cpu[name] = cpu.get(name, 0.0) + _cpu(who) - c0
         return wrapper
 
-    study.link_fatigues = timed(study.link_fatigues, "fatigue")
-    study.write_results = timed(study.write_results, "write")
+    study.solution_fatigue = timed(study.solution_fatigue, "fatigue", resource.RUSAGE_THREAD)
+    study.write_results = timed(study.write_results, "write", resource.RUSAGE_SELF)
 
 
 def _instrument(phases: dict) -> None:

@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import RESULTS, ROOT, environment  # noqa: E402
 
 STUDY_PHASES = {  # structcheck.study function -> phase
-    "prepare": "dynamics", "rigid_stage": "dynamics", "link_loads": "loads", "refine": "refine", "link_fatigues": "fatigue", "write_results": "write"}
+    "prepare": "dynamics", "rigid_stage": "dynamics", "link_loads": "loads", "refine": "refine",
+    "write_results": "write"}
 STRUCTURAL_PHASES = {  # structcheck.structural.link / .arm function -> phase
     "link_solution": "fe_transient", "arm_stage": "arm"}
 ARM_PHASES = {  # structcheck.flex.stage function -> arm phase

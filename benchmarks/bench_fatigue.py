@@ -3,7 +3,7 @@
     python benchmarks/bench_fatigue.py [--repeats N] [--reference] [--inputs DIR]
 
 Builds each link's inputs by running the study's stages in this process without writing
-(``structcheck.study.run(write=False)``, its ``link_fatigues`` wrapped to keep the arguments it passes to
+(``structcheck.study.run(write=False)``, its ``solution_fatigue`` wrapped to keep the arguments it passes to
 link_fatigue; about 3 minutes), then times link_fatigue per link: CPU seconds (``time.process_time``, all threads)
 and wall seconds, best and median of ``--repeats`` calls, and prints them with ``n_points_counted`` (element points
 whose 6-component history was formed, of ``n_points``). ``--reference`` also times ``screening=False`` (every
@@ -37,19 +37,18 @@ def study_inputs() -> dict[str, tuple]:
 
     from structcheck import study as st
 
-    inputs, real = {}, st.link_fatigues
+    inputs, real = {}, st.solution_fatigue
 
-    def keep(study, prep, solutions):
-        for n, s in solutions.items():
-            if n in prep.fatigue:
-                inputs[n] = (s.part, s.basis, s.loads.coeff, s.modal, *prep.fatigue[n])
-        return real(study, prep, solutions)
+    def keep(study, prep, sol):
+        if sol.name in prep.fatigue:
+            inputs[sol.name] = (sol.part, sol.basis, sol.loads.coeff, sol.modal, *prep.fatigue[sol.name])
+        return real(study, prep, sol)
 
-    st.link_fatigues = keep
+    st.solution_fatigue = keep
     try:
         st.run(headline.study, write=False, progress=False)
     finally:
-        st.link_fatigues = real
+        st.solution_fatigue = real
     return inputs
 
 

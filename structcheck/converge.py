@@ -143,7 +143,7 @@ def solve_link(study, name: str) -> LinkLevel:
     """The per-link model's response of the link ``name`` alone (its loads from the study's rigid-body stage on
     the analysis grid plus the link's own ringing samples), without fatigue; the level's size factor is left 1."""
     from . import study as st
-    from .fe import response as fe
+    from .structural.link import link_basis, link_solution
 
     t0 = time.perf_counter()
     study = replace(study, flexibility="link", fatigue=None)
@@ -154,10 +154,9 @@ def solve_link(study, name: str) -> LinkLevel:
     rigid = st.rigid_stage(study, prep, prep.grid.t)
     loads = st.link_loads(study, prep, rigid)
     ld = loads[name]
-    bases = {name: fe.build_basis(study.parts[name], ld.F, list(ld.support),
-                                  0 if study.quasi_static else study.n_modes)}
+    bases = {name: link_basis(study, name, ld)}
     rigid, loads, _ = st.refine(study, prep, bases, rigid, loads)
-    sol = st.link_solution(study, name, bases[name], loads[name], rigid.t)
+    sol = link_solution(study, name, bases[name], loads[name], rigid.t)
     part, r = sol.part, sol.response
     sf = part.material.safety_factor(r.vm_envelope_nodes, r.principal_envelope)
     away = part.distance_to_surfaces(list(ld.support)) > study.support_band_m

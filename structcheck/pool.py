@@ -158,6 +158,17 @@ def heap_reuse():
             libc.malloc_trim(0)
 
 
+def return_free_memory() -> None:
+    """Give the heap's free pages back to the OS (glibc's ``malloc_trim``: every arena, free pages in the middle
+    of a heap too; a no-op off glibc). Within :func:`heap_reuse` freed memory stays in the heap for the next large
+    array, but a thread's arena keeps what it freed for itself: a run calls this when a stage has dropped much
+    memory that later stages, in other threads, would not reuse (the links' assembled K and M once they are
+    reduced), so that the peak resident memory is not the sum of the two."""
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
+
+
 def _bytes(value: str | None, default: int) -> int:
     try:
         return int(value)

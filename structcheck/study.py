@@ -1,13 +1,14 @@
 """A study: robot + motion + loads + FE settings -> verdict. This module only wires the stages together.
 
-    robot ──> motion ──> inverse dynamics ──> link loads ──> structural model ──> checks ──> verdict ──> results
+    robot ──> motion ──> inverse dynamics ──> link loads ──> structural model ──> checks, verdict ──> results
 
 Each stage is a function from dataclasses to a dataclass: :func:`prepare` (inputs checked, mesh inertials, laws,
 time grid) -> :func:`rigid_stage` (``rigid.stage.RigidBody``) -> :func:`link_loads` (``loads.LinkLoads`` per link)
 -> the structural model the study names (:mod:`structcheck.structural`: per-link or arm, chosen once), its
 ``reduce`` (``structural.LinkReductions``: each link's per-link modes, the arm model's superelements) ->
-:func:`refine` (samples where the links ring) -> its ``solve`` (``structural.StructuralResult``) -> :func:`output_frames` -> ``checks`` (link results, verdict, warnings) ->
-``results`` (summary, files). Study scripts are imported by :mod:`structcheck.script`.
+:func:`refine` (samples where the links ring) -> its ``solve`` (``structural.StructuralResult``; each link's
+fatigue and results formed as its solution comes) -> ``checks`` (verdict, warnings) -> ``results`` (summary,
+files). Study scripts are imported by :mod:`structcheck.script`.
 
 A study script builds a :class:`Study` at module level (so ``structcheck run`` can import it) and writes files
 only under ``if __name__ == "__main__":``.
@@ -31,6 +32,7 @@ from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import merge_summary, run_summary
+from .pool import return_free_memory
 from .progress import Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
 from .settings import ArmSettings, Fatigue, Flexibility, choice
@@ -273,18 +275,12 @@ def fatigue_inputs(study: Study, fe_links: tuple[str, ...]) -> tuple[Duty | None
     return duty, out
 
 
-def link_fatigues(study: Study, prep: Prepared, solutions: dict[str, LinkSolution],
-                  progress: bool = False) -> dict[str, LinkFatigue]:
-    """Every FE link's fatigue over one duty cycle (the analysis grid), when the study asks for it (a progress bar
-    counting the links with ``progress``)."""
-    names = [n for n in solutions if n in prep.fatigue]
-    out = {}
-    with progress_bar(progress and bool(names), len(names), "fatigue (critical plane, per link)") as bar:
-        for n in names:
-            s = solutions[n]
-            out[n] = link_fatigue(s.part, s.basis, s.loads.coeff, s.modal, *prep.fatigue[n], link=n)
-            bar.update()
-    return out
+def solution_fatigue(study: Study, prep: Prepared, sol: LinkSolution) -> LinkFatigue | None:
+    """A link's fatigue over one duty cycle (the analysis grid) from its solution, when the study asks for it
+    (else None)."""
+    if sol.name not in prep.fatigue:
+        return None
+    return link_fatigue(sol.part, sol.basis, sol.loads.coeff, sol.modal, *prep.fatigue[sol.name], link=sol.name)
 
 
 def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
@@ -375,18 +371,27 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         loads = link_loads(study, prep, rigid)
     model = structural_model(study)
     reduced = model.reduce(study, prep, loads, clock, progress)
+    return_free_memory()  # what the reductions freed (K, M, factors) goes back: the stages after are other threads
     with clock("refine"):
         rigid, loads, notes = refine(study, prep, reduced.bases, rigid, loads)
     t, body = rigid.t, rigid.body
     frames = output_frames(prep.grid, t)
-    structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress)
-    del reduced  # the links' bases and superelements: the solutions keep what they need
-    with clock("fatigue"):
-        fatigue = link_fatigues(study, prep, structure.solutions, progress)
     tree, kin = prep.chain.tree, body.dynamics.kinematics
-    links = {n: link_result(s, kin.T_world_link[:, tree.link_names.index(n)], t, frames,
-                            study.required_safety_factor, study.support_band_m, fatigue.get(n), prep.duty)
-             for n, s in links_with_finite_stresses(study, structure.solutions).items()}
+    links, fatigue = {}, {}
+
+    def finish(sol: LinkSolution) -> LinkSolution:
+        """A link's fatigue and results as soon as its solution exists (in the structural stage's threads), then
+        the solution without its stress basis: the largest array of a run, not kept for every link at once."""
+        check_finite(study, sol)
+        with clock("fatigue"):
+            fatigue[sol.name] = solution_fatigue(study, prep, sol)
+        links[sol.name] = link_result(sol, kin.T_world_link[:, tree.link_names.index(sol.name)], t, frames,
+                                      study.required_safety_factor, study.support_band_m, fatigue[sol.name], prep.duty)
+        return sol.without_stresses()
+
+    structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress, finish)
+    del reduced  # the links' bases and superelements: the solutions keep what they need
+    links = {n: links[n] for n in structure.solutions}  # in the robot's order
     tool = structure.tool
     warnings = [*body.warnings, *notes, *run_warnings(
         structure.solutions, tree, body.dynamics.joint_names, structure.undetermined,
@@ -433,15 +438,13 @@ def _finish(study: Study, result: RunResult, out, **write_options) -> RunResult:
     return result
 
 
-def links_with_finite_stresses(study: Study, solutions: dict[str, LinkSolution]) -> dict[str, LinkSolution]:
-    """``solutions``, or InputError (before any file is written) for a link whose stresses overflowed: finite
-    inputs of absurd size (e.g. a motion lasting 1e300 s) make the numbers NaN or inf, never a verdict."""
-    for name, s in solutions.items():
-        if not np.isfinite(s.response.max_von_mises):
-            raise InputError(f"study {study.name!r}: the stresses of link {name!r} are not finite (NaN or inf): "
-                             f"numbers of absurd size overflowed (t_end = {study.t_end:g} s, or a force, mass or "
-                             f"speed); check the study's values and their units")
-    return solutions
+def check_finite(study: Study, sol: LinkSolution) -> None:
+    """InputError (before any file is written) when a link's stresses overflowed: finite inputs of absurd size (e.g.
+    a motion lasting 1e300 s) make the numbers NaN or inf, never a verdict."""
+    if not np.isfinite(sol.response.max_von_mises):
+        raise InputError(f"study {study.name!r}: the stresses of link {sol.name!r} are not finite (NaN or inf): "
+                         f"numbers of absurd size overflowed (t_end = {study.t_end:g} s, or a force, mass or "
+                         f"speed); check the study's values and their units")
 
 
 def model_note(study: Study) -> str:

@@ -57,5 +57,6 @@ def test_json_keys_and_verdicts(run_py, monkeypatch, tmp_path, capsys, refined):
     assert v["modal_vs_newmark_speedup"] == "met" and v["modal_vs_newmark_peak_rel_diff"] == "NOT met"  # 2% > 1%
     assert v["refined_study_seconds"] == ("met" if refined else "skipped")
     assert v["study_results_mb"] == "NOT met"  # 160 MB is not < 150 MB
+    assert v["study_over_floor"] == "met" and v["study_peak_rss_mb"] == "met"  # 13 s / 4 s <= 4; 900 MB <= 3 GB
     printed = capsys.readouterr().out
     assert all(k in printed for k in run_py.KEYS)

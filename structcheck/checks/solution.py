@@ -1,7 +1,7 @@
 """One link's finite-element solution along a run: what the checks (verdict, tool chain) read."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -26,3 +26,8 @@ class LinkSolution:
     modal: np.ndarray
     quasi_static_max_von_mises_pa: float
     equilibrium_error: float
+
+    def without_stresses(self) -> "LinkSolution":
+        """The solution without its basis's stress basis (``basis.S`` None): what the checks read once the link's
+        results and fatigue are formed (the stress basis is the largest array of a run)."""
+        return replace(self, basis=replace(self.basis, S=None))

@@ -108,20 +108,21 @@ def reduce_study_links(robot, parts: dict, loads: dict, n_modes: int, attached=(
     """Superelements of every link (:func:`link_reducers`). The links are reduced as many at a time as the process
     has cores (:func:`structcheck.pool.map_in_threads`; ``on_done(link)`` as each is done)."""
     reduce = link_reducers(robot, parts, loads, n_modes, attached)
-    ses = map_in_threads(lambda n: reduce[n](), list(parts), weight=lambda n: parts[n].n_dofs, on_done=on_done)
+    ses = map_in_threads(lambda n: reduce[n][1](), list(parts), weight=lambda n: parts[n].n_dofs, on_done=on_done)
     return dict(zip(parts, ses))
 
 
 def link_reducers(robot, parts: dict, loads: dict, n_modes: int, attached=()) -> dict:
-    """link -> ``reduce(clamped=None) -> Superelement``: the link's superelement with interfaces at its joints (a
+    """link -> (its interface names, ``reduce(clamped=None) -> Superelement``): the link's superelement with
+    interfaces at its joints (a
     closed chain's cut joints too; ``robot`` a Robot or ClosedChain) and the base's ``ground``, and at the surfaces
     of ``attached`` masses, ``n_modes`` fixed-interface modes, residual vectors of the link's own loads (body
     loads, point forces, payload patches: ``loads`` link -> LinkLoads); ``clamped`` a factorization of the link
     to reuse where it is clamped on the same dofs (``Superelement.from_part``)."""
     ifs = link_interfaces(robot, parts, attached)
     ext = external_loads(loads)
-    return {n: functools.partial(Superelement.from_part, parts[n], ifs[n], n_modes, residual_loads=[ext[n][0]])
-            for n in parts}
+    return {n: (tuple(ifs[n]), functools.partial(Superelement.from_part, parts[n], ifs[n], n_modes,
+                                                  residual_loads=[ext[n][0]])) for n in parts}
 
 
 def rigid_link_loads(tree, dynamics, gravity, point_forces, elastic) -> dict:
@@ -152,7 +153,8 @@ def _progress(bar, n_steps: int):
 
 
 def arm_stage(chain, parts: dict, body, loads: dict, equilibrium_errors: dict, t: np.ndarray, options: ArmOptions,
-              point_forces: dict | None = None, bar=None, superelements: dict | None = None) -> ArmStage:
+              point_forces: dict | None = None, bar=None, superelements: dict | None = None,
+              finish=None) -> ArmStage:
     """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
     ``options.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the robot's ClosedChain
     (an open robot has no cuts), ``parts`` link -> Part of the elastic links, ``body`` the rigid-body stage
@@ -161,18 +163,19 @@ def arm_stage(chain, parts: dict, body, loads: dict, equilibrium_errors: dict, t
     world] (the loads of links without a Part); ``bar`` a tqdm progress bar (or None) counting the links'
     superelements, the frozen segments and the links' stress histories; ``superelements`` link -> Superelement
     already reduced (:func:`reduce_study_links`, or one link at a time with the same inputs) instead of reducing
-    them here."""
+    them here; ``finish(solution) -> solution`` applied to each link's solution in the thread that recovered it
+    (the caller forms its results there: the solutions' stress bases need not all be held at once)."""
     # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
     # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
     # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
     # histories run in threads of their own (fe.response).
     with single_thread_blas():
         return _arm_stage(chain, {n: parts[n] for n in loads}, body, loads, equilibrium_errors, t, options,
-                          point_forces, bar, superelements)
+                          point_forces, bar, superelements, finish or (lambda sol: sol))
 
 
 def _arm_stage(chain, parts, body, loads, equilibrium_errors, t, options: ArmOptions, point_forces,
-               bar=None, ses=None) -> ArmStage:
+               bar, ses, finish) -> ArmStage:
     tree = chain.tree
     attached = payload_masses(tree, options.payloads, parts)
     clock = time.perf_counter()
@@ -192,8 +195,8 @@ def _arm_stage(chain, parts, body, loads, equilibrium_errors, t, options: ArmOpt
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
     # the links' stress histories as many at a time as there are cores (each on its share of them: the same results)
     solutions = dict(zip(ses, map_in_threads(
-        lambda n: _link_solution(n, ses[n], loads[n], tr.z[n], equilibrium_errors[n],
-                                 None if options.quasi_static else tr.z_static[n]),
+        lambda n: finish(_link_solution(n, ses[n], loads[n], tr.z[n], equilibrium_errors[n],
+                                        None if options.quasi_static else tr.z_static[n])),
         list(ses), weight=lambda n: ses[n].part.n_dofs, on_done=step)))
     timings["arm_recovery"] = time.perf_counter() - clock - sum(timings.values())
     tool = None

@@ -39,7 +39,14 @@ class ArmModel:
         def reduce(name):
             kept = []
             basis = link_basis(study, name, loads[name], stresses=study.arm.compare_link_model, factored=kept.append)
-            return basis, reducers[name](clamped=kept.pop() if kept else None)
+            interfaces, superelement = reducers[name]
+            # the basis's factor serves the superelement only where it holds the same surfaces; else it goes now,
+            # before the superelement's own (two at once per thread would raise the run's peak memory)
+            clamped = kept.pop() if kept and set(interfaces) == set(loads[name].support) else None
+            kept.clear()
+            se = superelement(clamped=clamped)
+            parts[name].release_matrices()  # K and M are not used once the link is reduced
+            return basis, se
 
         out = links_in_threads(parts, loads, reduce, "fe_bases",
                                "FE bases and superelements (factorizations, unit loads, modes)", clock, progress)
@@ -53,14 +60,15 @@ class ArmModel:
         return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
                 f"Part rigid; {beside})")
 
-    def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress) -> StructuralResult:
+    def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress, finish=None) -> StructuralResult:
         t, body = rigid.t, rigid.body
         companion = (link_model_peaks(study, reduced.bases, loads, t, clock, progress) if study.arm.compare_link_model
                      else None)
+        reduced.bases.clear()  # the per-link bases have served (refinement, the companion): release them
         errors = {n: equilibrium_error(study.parts[n], ld) for n, ld in loads.items()}
         with progress_bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
             arm = arm_stage(prep.chain, study.parts, body, loads, errors, t, arm_options(study), rigid.point_forces,
-                            bar if progress else None, superelements=reduced.superelements)
+                            bar if progress else None, superelements=reduced.superelements, finish=finish)
         arm_mode = (float(arm.modes_hz[0]), arm.modes_time_s)
         tool = ToolPointChecks(arm.tool_deflection, *arm_mode) if study.tool_point else None
         # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the

@@ -34,8 +34,13 @@ def links_in_threads(parts: dict, names, work, stage: str, desc: str, clock, pro
 def link_bases(study, loads: dict, clock, progress: bool = False) -> dict[str, fe.LinkBasis]:
     """Every FE link's basis (:func:`link_basis`), the links as many at a time as the process has cores
     (:func:`links_in_threads`), so their ``fe_<link>`` wall times overlap; ``fe_bases`` is the whole stage's."""
-    return links_in_threads(study.parts, loads, lambda n: link_basis(study, n, loads[n]), "fe_bases",
-                            "FE bases (factorization, unit loads, modes)", clock, progress)
+    def basis(name):
+        out = link_basis(study, name, loads[name])
+        study.parts[name].release_matrices()  # K and M are not used once the link is reduced
+        return out
+
+    return links_in_threads(study.parts, loads, basis, "fe_bases", "FE bases (factorization, unit loads, modes)",
+                            clock, progress)
 
 
 def link_basis(study, name: str, loads: linkloads.LinkLoads, stresses: bool = True, factored=None) -> fe.LinkBasis:
@@ -72,12 +77,14 @@ def link_solution(study, name: str, basis: fe.LinkBasis, loads: linkloads.LinkLo
 
 
 def link_solutions(study, bases: dict, loads: dict, t: np.ndarray, full_response: bool, clock,
-                   progress: bool = False) -> dict[str, LinkSolution]:
+                   progress: bool = False, finish=None) -> dict[str, LinkSolution]:
     """:func:`link_solution` of every link of ``loads``, as many at a time as the process has cores (each link's
     stress history then on its share of them: the same results), so their ``fe_<link>`` wall times overlap;
-    ``fe_response`` is the whole stage's."""
+    ``fe_response`` is the whole stage's; ``finish(solution) -> solution`` applied to each in its thread."""
+    finish = finish or (lambda sol: sol)
     return links_in_threads(
-        study.parts, loads, lambda n: link_solution(study, n, bases[n], loads[n], t, full_response=full_response),
+        study.parts, loads,
+        lambda n: finish(link_solution(study, n, bases[n], loads[n], t, full_response=full_response)),
         "fe_response", "FE transient response", clock, progress)
 
 
@@ -116,9 +123,9 @@ class LinkModel:
     def note(self, study) -> str:
         return "per-link (flexibility='link': each link alone, supported at its proximal joint)"
 
-    def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress) -> StructuralResult:
+    def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress, finish=None) -> StructuralResult:
         t, body = rigid.t, rigid.body
-        solutions = link_solutions(study, reduced.bases, loads, t, True, clock, progress)
+        solutions = link_solutions(study, reduced.bases, loads, t, True, clock, progress, finish)
         tool = None if not study.tool_point else tool_point_checks(
             prep.chain.tree, body.dynamics.kinematics.T_world_link, solutions, study.tool_point, t, frames,
             study.payloads, study.payload_mass_kg, study.gravity)

@@ -1,4 +1,5 @@
-"""What a structural model gives the rest of a run (:class:`StructuralResult`), and what it is (:class:`StructuralModel`)."""
+"""What a structural model is (:class:`StructuralModel`), builds per link (:class:`LinkReductions`) and gives the
+rest of a run (:class:`StructuralResult`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -79,8 +80,11 @@ class StructuralModel(Protocol):
         """One line for the run header: the model and what it does."""
 
     def solve(self, study, prep, rigid, loads: dict, reduced: LinkReductions, frames: np.ndarray, clock,
-              progress: bool) -> StructuralResult:
+              progress: bool, finish=None) -> StructuralResult:
         """The response on the rigid stage's samples ``rigid.t``: ``prep`` the study's prepared inputs
-        (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads,
-        ``reduced`` the links' :class:`LinkReductions`, ``frames`` the output frames' indices into ``t``,
-        ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars."""
+        (``study.Prepared``: ``chain`` with the inertials used, the analysis ``grid``), ``rigid`` the rigid stage
+        (``t``, ``point_forces``, ``body``), ``loads`` link -> LinkLoads, ``reduced`` the links'
+        :class:`LinkReductions` (the model may release what it no longer needs of them), ``frames`` the output
+        frames' indices into ``t``, ``clock`` a ``progress.Clock`` (phases), ``progress`` show progress bars;
+        ``finish(solution) -> solution`` applied to each link's solution as soon as it exists, in the thread that
+        made it (the run forms the link's results there and keeps what it returns)."""

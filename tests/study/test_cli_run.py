@@ -206,3 +206,25 @@ def test_paper004_script_bad_out_and_wall_exit_2_without_traceback(tmp_path):
         assert "\n" not in err and "Traceback" not in err and expect in err, err
     assert list(tmp_path.iterdir()) == []
 
+
+
+def test_link_model_option_adds_the_per_link_model_beside_the_arm_model(default_run, tmp_path):
+    """`--link-model` (structcheck run and a study script) runs the per-link model beside the default arm model:
+    its peak, quasi-static peak and first frequency appear per link, the arm model's own numbers do not move; a run
+    without it has none of them."""
+    _, base, study = default_run
+    out = tmp_path / "both"
+    assert main(["run", str(study), "--out", str(out), "--quiet", "--no-vtk", "--link-model"]) == 0
+    a, b = read(base), read(out)
+    keys = {"max_von_mises_link_model_pa", "quasi_static_max_von_mises_link_model_pa",
+            "lowest_frequency_link_model_hz"}
+    assert a["flexibility"] == b["flexibility"] == "arm"
+    assert not keys & set(a["links"]["beam"]) and keys <= set(b["links"]["beam"])
+    assert b["links"]["beam"]["max_von_mises_pa"] == a["links"]["beam"]["max_von_mises_pa"]
+    # a quasi-static cantilever under a tip force: both models clamp the root face, where the peak is, and differ
+    # only in how the tip load is spread (measured: -8.6e-9)
+    assert b["links"]["beam"]["max_von_mises_link_model_pa"] == pytest.approx(
+        a["links"]["beam"]["max_von_mises_pa"], rel=1e-6)
+    mod = small_study_module(tmp_path)
+    assert main_for_study(mod.build, ["--out", str(tmp_path / "script"), "--quiet", "--no-vtk", "--link-model"]) == 0
+    assert keys <= set(read(tmp_path / "script")["links"]["beam"])

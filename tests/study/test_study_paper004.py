@@ -108,8 +108,8 @@ def test_peak_agrees_in_every_output(paper004_run):
 
 
 def test_transient_differs_from_quasi_static_within_the_ramp_bound(paper004_run):
-    """The per-link model (run beside the arm model on request, as the shared run asks): each link's transient / quasi-static
-    peak stays within the single-mode dynamic amplification bound for a ramp of duration t_r on the link's own
+    """The per-link model (beside the arm model on request, as in the shared run): each link's transient /
+    quasi-static peak stays within the single-mode dynamic amplification bound for a ramp of duration t_r on the link's own
     lowest mode f1 (clamped at its proximal joint): 1 + 1 / (pi f1 t_r) (the envelope of the SDOF ramp DAF). The
     arm model: its transient / quasi-static peak (the quasi-static part K^-1 f of the assembled arm) is the arm-level
     amplification, which the report states per link; the claw ramps (10 ms) are shorter than the period of the
