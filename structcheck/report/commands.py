@@ -23,7 +23,7 @@ def cmd_report(args) -> int:
 
     s = read_summary(args.results)  # InputError (one line, exit 2) for a folder that is not a results folder
     path = write_report(args.results, args.out, renders=not args.no_renders)
-    print(f"{s.get('study', 'report')}: {'PASSED' if s.get('passed') else 'FAILED'}; report written to {path}")
+    print(f"{s.study or 'report'}: {'PASSED' if s.passed else 'FAILED'}; report written to {path}")
     return 0
 
 

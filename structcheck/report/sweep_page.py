@@ -61,7 +61,7 @@ def sweep_context(folder: Path) -> dict:
     for r in rows:
         r["report"] = f"{r['variant']}/report.html" if (folder / r["variant"] / "report.html").is_file() else None
         if required is None and r["status"] != "failed" and (folder / r["variant"] / "summary.json").is_file():
-            required = read_summary(folder / r["variant"]).get("required_safety_factor")
+            required = read_summary(folder / r["variant"]).required_safety_factor
     ran = [r for r in rows if r["status"] != "failed"]
     fig = sweep_figure(rows, names, required) if ran and names else None
     return dict(version=__version__, folder=folder.name, names=names, rows=rows, metrics=SWEEP_METRICS,
