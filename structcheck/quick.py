@@ -21,7 +21,7 @@ from .fe.part import deferred_mesh_reading
 QUICK_SIZE_FACTOR = 2.0  # element sizes times this: 56,138 nodes instead of 150,101 on paper 004
 QUICK_FRAMES = 26  # output frames written at most
 # measured by `python benchmarks/bench_quick.py` on studies/loading_unloading_6dof.py (benchmarks/results/bench_quick.json)
-QUICK_ACCURACY = ("on the headline study a quick look's peaks per link were within 16% of the full run's, in 0.41 of "
+QUICK_ACCURACY = ("on the headline study a quick look's peaks per link were within 16% of the full run's, in 0.36 of "
                   "its time (`python benchmarks/bench_quick.py`)")
 QUICK_NOTE = (f"quick look: meshes {QUICK_SIZE_FACTOR:g}x coarser than the study's; {QUICK_ACCURACY}; run without "
               f"--quick for a verdict to rely on")
