@@ -409,7 +409,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
         arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings))
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
-                   vtk_format=vtk_format, report=report)
+                   vtk_format=vtk_format, after_summary=_write_report if report else None)
 
 
 def _header(study: Study) -> None:
@@ -423,6 +423,13 @@ def _header(study: Study) -> None:
     tqdm.write(f"study {study.name!r}: sparse solver {default_backend()}; {element_geometry_note(study.parts)}",
                file=sys.stderr)
     tqdm.write(f"structural model: {model_note(study)}", file=sys.stderr)
+
+
+def _write_report(folder: Path) -> None:
+    """The review page of a results folder being written (:mod:`structcheck.report`), as `structcheck report`."""
+    from .report import write_report
+
+    write_report(folder, folder / "report.html")
 
 
 def _finish(study: Study, result: RunResult, out, **write_options) -> RunResult:

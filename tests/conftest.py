@@ -93,3 +93,19 @@ def template_run(tmp_path_factory):
     finally:
         os.chdir(cwd)
     return folder
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian chromium (one per test process), for the report pages (tests/report); the tests that need
+    it skip only where it is missing."""
+    from browser_pages import CHROMIUM, LAUNCH_ARGS, NO_CHROMIUM  # tests/report, on the path once collected
+
+    if CHROMIUM is None:
+        pytest.skip(NO_CHROMIUM)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()

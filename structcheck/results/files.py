@@ -70,12 +70,14 @@ def prepare_output(out: str | os.PathLike) -> Path:
 
 def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, plots: bool = True,
                   progress: bool = False, vtk_format: str = "hdf",
-                  extra_files: Callable[[RunResult, Path], Any] | None = None, report: bool = False) -> Path:
+                  extra_files: Callable[[RunResult, Path], Any] | None = None,
+                  after_summary: Callable[[Path], Any] | None = None) -> Path:
     """Write the whole results folder for ``run`` into ``out`` atomically; return the folder path.
 
     ``vtk_format`` is ``"hdf"`` (VTKHDF time series, default) or ``"pvd"`` (a VTK XML file per link and frame).
-    ``extra_files(run, folder)`` writes a study's own files into the folder being written. ``report``: also
-    ``report.html`` (:func:`structcheck.report.write_report`, from the folder as written).
+    ``extra_files(run, folder)`` writes a study's own files into the folder being written;
+    ``after_summary(folder)`` writes what is made from the folder as written (the review page,
+    :func:`structcheck.report.write_report`), after summary.json and before the folder is moved into place.
 
     Everything is written into a temporary sibling folder, ``summary.json`` last and complete (with the time
     all the writing took, under ``timings_s.write``), and the folder is then moved into place."""
@@ -97,10 +99,8 @@ def write_results(run: RunResult, out: str | os.PathLike, *, vtk: bool = True, p
             extra_files(run, tmp)
         timings = {**(run.summary.timings_s or {}), "write": time.perf_counter() - t0}
         write_summary(replace(run.summary, timings_s=timings), tmp / "summary.json")
-        if report:  # from the written folder, as `structcheck report` does (its time is not in the summary's)
-            from ..report import write_report
-
-            write_report(tmp, tmp / "report.html")
+        if after_summary is not None:  # from the written folder (its time is not in the summary's)
+            after_summary(tmp)
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)

@@ -6,6 +6,7 @@ import pytest
 
 from structcheck.checks import DISCONTINUITY_LIMIT
 from structcheck.results import format_table, read_csv
+from structcheck.results.schema import summary_from_json
 
 
 def test_averaged_peak_agrees_in_every_output(paper004_run):
@@ -13,7 +14,7 @@ def test_averaged_peak_agrees_in_every_output(paper004_run):
 
     out, summary = paper004_run.out, paper004_run.summary
     links_csv = read_csv(out / "links.csv")
-    table = format_table(summary)
+    table = format_table(summary_from_json(summary))
     for name, L in summary["links"].items():
         avg, unavg = L["max_von_mises_averaged_pa"], L["max_von_mises_pa"]
         row = next(r for r in table.splitlines() if r.startswith(name + " "))
