@@ -120,21 +120,32 @@ class Fatigue:
 PARTS = {"arm": ArmSettings, "fatigue": Fatigue}
 
 
+def _setting(key: str, study_fields, option: str):
+    """The part class (None: the Study itself) and field name that ``key`` (``part.field``, ``study.field`` or
+    ``field``) names; InputError naming the option (``--set``, ``--param``), the unknown part or field and the ones
+    that exist. ``study_fields`` the Study's field names."""
+    part, _, name = key.rpartition(".")
+    if part in ("", "study"):
+        if name not in study_fields:
+            raise InputError(f"{option} {key}: Study has no field {name!r}; fields: {sorted(study_fields)}; "
+                             f"parts: {sorted(f'{p}.<field>' for p in PARTS)}")
+        return None, name
+    cls = PARTS.get(part)
+    if cls is None:
+        raise InputError(f"{option} {key}: Study has no part {part!r}; parts: {sorted(PARTS)} (and study.<field> "
+                         f"for the Study's own fields)")
+    fields = {f.name for f in dataclasses.fields(cls)}
+    if name not in fields:
+        raise InputError(f"{option} {key}: {cls.__name__} has no field {name!r}; fields: {sorted(fields)}")
+    return cls, name
+
+
 def check_setting(key: str, values, study_fields) -> None:
     """InputError unless ``key`` (``part.field`` or ``study.field``) names a setting and each of ``values`` is one
     its part accepts on its own (made with its defaults otherwise): what ``structcheck sweep --param`` checks before
     any variant runs. ``study_fields`` the Study's field names."""
-    part, _, name = key.rpartition(".")
-    if part == "study":
-        if name not in study_fields:
-            raise InputError(f"--param {key}: Study has no field {name!r}; fields: {sorted(study_fields)}")
-        return
-    cls = PARTS.get(part)
-    if cls is None:
-        raise InputError(f"--param {key}: Study has no part {part!r}; parts: {sorted(PARTS)} (and study.<field>)")
-    if name not in {f.name for f in dataclasses.fields(cls)}:
-        raise InputError(f"--param {key}: {cls.__name__} has no field {name!r}")
-    for value in values:
+    cls, name = _setting(key, study_fields, "--param")
+    for value in values if cls is not None else ():
         cls(**{name: _as_field_type(cls, name, value)})
 
 
@@ -143,28 +154,18 @@ def with_overrides(study, overrides: Mapping[str, Any]):
     ``arm``; a part the study leaves None is made with its defaults first), ``"study.field"`` (or ``"field"``) a
     field of the Study itself. Each value is checked as the part checks it; InputError naming an unknown part or
     field and the ones that exist."""
-    parts: dict[str, dict] = {}
+    parts: dict[type, dict] = {}
     top: dict[str, Any] = {}
     names = {f.name for f in dataclasses.fields(study) if f.init}
     for key, value in overrides.items():
-        part, _, name = key.rpartition(".")
-        if part in ("", "study"):
-            if name not in names:
-                raise InputError(f"--set {key}: Study has no field {name!r}; fields: {sorted(names)}; "
-                                 f"parts: {sorted(f'{p}.<field>' for p in PARTS)}")
-            top[name] = value
-            continue
-        cls = PARTS.get(part)
+        cls, name = _setting(key, names, "--set")
         if cls is None:
-            raise InputError(f"--set {key}: Study has no part {part!r}; parts: {sorted(PARTS)} (and study.<field> "
-                             f"for the Study's own fields)")
-        fields = {f.name for f in dataclasses.fields(cls)}
-        if name not in fields:
-            raise InputError(f"--set {key}: {cls.__name__} has no field {name!r}; fields: {sorted(fields)}")
-        parts.setdefault(part, {})[name] = _as_field_type(cls, name, value)
-    for part, values in parts.items():
-        current = getattr(study, part) or PARTS[part]()
-        top[part] = replace(current, **values)
+            top[name] = value
+        else:
+            parts.setdefault(cls, {})[name] = _as_field_type(cls, name, value)
+    for part, cls in PARTS.items():
+        if cls in parts:
+            top[part] = replace(getattr(study, part) or cls(), **parts[cls])
     return replace(study, **top) if top else study
 
 

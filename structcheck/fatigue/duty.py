@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-import numpy as np
 
 from ..errors import InputError
 from .links import FatigueSettings
@@ -27,29 +26,21 @@ class Duty:
         return None if self.cycles_per_hour is None else cycles / self.cycles_per_hour
 
 
-def _positive(name: str, value) -> float | None:
-    if value is None:
-        return None
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"fatigue.{name} must be a number > 0, got {value!r}") from None
-    if not (np.isfinite(v) and v > 0):
-        raise InputError(f"fatigue.{name} must be a finite number > 0, got {value!r}: give the duty as a positive "
-                         f"number or leave it None")
-    return v
+def _number(value) -> float | None:
+    """A duty number as float (None stays None); ``settings.Fatigue`` has checked it finite and > 0."""
+    return None if value is None else float(value)
 
 
 def study_duty(study) -> Duty | None:
     """The duty of ``study`` (a ``study.Study``; its ``fatigue`` a ``settings.Fatigue``), None when it asks for no
-    fatigue (``fatigue`` None). InputError for a negative or zero duty, a design life in hours without
-    cycles_per_hour, a design life given twice, or more duty cycles an hour than fit in it."""
+    fatigue (``fatigue`` None). Each number was checked by ``Fatigue``; InputError for a design life in hours
+    without cycles_per_hour, a design life given twice, or more duty cycles an hour than fit in it."""
     fat = study.fatigue
     if fat is None:
         return None
-    cph = _positive("cycles_per_hour", fat.cycles_per_hour)
-    hours = _positive("design_life_hours", fat.design_life_hours)
-    cycles = _positive("design_life_cycles", fat.design_life_cycles)
+    cph = _number(fat.cycles_per_hour)
+    hours = _number(fat.design_life_hours)
+    cycles = _number(fat.design_life_cycles)
     if hours is not None and cycles is not None:
         raise InputError(f"give the design life once: design_life_hours = {hours:g} or design_life_cycles = "
                          f"{cycles:g}, not both")
