@@ -290,21 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("study", help="study script (Python, defines `study = Study(...)`)")
     r.add_argument("--set", action="append", metavar="NAME=VALUE", help=SET_HELP)
     r.set_defaults(func=_cmd_run)
-    w = sub.add_parser("sweep", parents=[common], help="run a study for every combination of parameter values",
-                       description="Run STUDY's build() for every combination of the --param values, each variant "
-                                   "into its own results folder under --out, plus sweep.csv and sweep.png; variants "
-                                   "already run from the same inputs are skipped.")
-    w.add_argument("study", help="study script (Python, defines `def build(**params) -> Study`)")
-    w.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...",
-                   help="a build() parameter and its values (numbers when they look like numbers, else strings); "
-                        "repeat for more parameters")
-    w.add_argument("--workers", type=_positive_int, help="local worker processes (default: the number of cores)")
-    w.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
-    w.add_argument("--out", help="sweep folder (default results/<script name>_sweep)")
-    w.add_argument("--vtk", action="store_true", help="also write every variant's ParaView files")
-    w.add_argument("--quiet", action="store_true", help="no progress bar")
-    w.add_argument("--no-report", action="store_true", help="skip sweep.html and the variants' report.html")
-    w.set_defaults(func=_cmd_sweep)
+    _add_sweep(sub, common)
     c = sub.add_parser("compare", parents=[common], help="compare two results folders (design-change gate)")
     c.add_argument("baseline")
     c.add_argument("candidate")
@@ -358,6 +344,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _add_sweep(sub, common) -> None:
+    """The ``sweep`` command's parser."""
+    w = sub.add_parser("sweep", parents=[common], help="run a study for every combination of parameter values",
+                       description="Run STUDY's build() for every combination of the --param values, each variant "
+                                   "into its own results folder under --out, plus sweep.csv and sweep.png; variants "
+                                   "already run from the same inputs are skipped.")
+    w.add_argument("study", help="study script (Python, defines `def build(**params) -> Study`)")
+    w.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="a build() parameter and its values (numbers when they look like numbers, else strings); "
+                        "repeat for more parameters")
+    w.add_argument("--workers", type=_positive_int, help="local worker processes (default: the number of cores)")
+    w.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
+    w.add_argument("--out", help="sweep folder (default results/<script name>_sweep)")
+    w.add_argument("--vtk", action="store_true", help="also write every variant's ParaView files")
+    w.add_argument("--quiet", action="store_true", help="no progress bar")
+    w.add_argument("--no-report", action="store_true", help="skip sweep.html and the variants' report.html")
+    w.set_defaults(func=_cmd_sweep)
+
+
 def _cmd_cache(args) -> int:
     from .cache import cache_dir, cache_entries, clear_cache
 
@@ -391,6 +396,26 @@ def main(argv: list[str] | None = None) -> int:
     return _guarded(lambda: args.func(args), args.traceback, "structcheck")
 
 
+def _build_options(ap: argparse.ArgumentParser, build: Callable) -> dict:
+    """Add an option per keyword parameter of ``build`` to ``ap`` (``wall_mm=8.0`` -> ``--wall-mm 8.0``, typed
+    like its default; booleans as --x/--no-x); return parameter name -> default (None where it has none)."""
+    defaults = {}
+    for name, par in inspect.signature(build).parameters.items():
+        if par.kind not in (par.POSITIONAL_OR_KEYWORD, par.KEYWORD_ONLY):
+            continue
+        d = None if par.default is par.empty else par.default
+        defaults[name] = d
+        opt = "--" + name.replace("_", "-")
+        if isinstance(d, bool):
+            ap.add_argument(opt, dest=name, action=argparse.BooleanOptionalAction, default=d)
+        else:
+            kind = type(d) if isinstance(d, (int, float, str)) else _json_or_str
+            shown = type(d).__name__ if d is not None else "JSON or text"
+            ap.add_argument(opt, dest=name, type=kind, default=d, required=par.default is par.empty,
+                            metavar=name.upper(), help=f"build() parameter {name} (default {d!r}, {shown})")
+    return defaults
+
+
 def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, default=None) -> int:
     """The command line of a study script: ``sys.exit(main_for_study(build))`` under ``if __name__ == "__main__":``.
 
@@ -416,21 +441,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     ap.add_argument("--set", action="append", metavar="PART.FIELD=VALUE",
                     help="a Study setting: fatigue.design_life_hours=40000, arm.compare_link_model=true, "
                          "study.n_frames=51")
-    defaults = {}
-    if build is not None:
-        for name, par in inspect.signature(build).parameters.items():
-            if par.kind not in (par.POSITIONAL_OR_KEYWORD, par.KEYWORD_ONLY):
-                continue
-            d = None if par.default is par.empty else par.default
-            defaults[name] = d
-            opt = "--" + name.replace("_", "-")
-            if isinstance(d, bool):
-                ap.add_argument(opt, dest=name, action=argparse.BooleanOptionalAction, default=d)
-            else:
-                kind = type(d) if isinstance(d, (int, float, str)) else _json_or_str
-                shown = type(d).__name__ if d is not None else "JSON or text"
-                ap.add_argument(opt, dest=name, type=kind, default=d, required=par.default is par.empty,
-                                metavar=name.upper(), help=f"build() parameter {name} (default {d!r}, {shown})")
+    defaults = _build_options(ap, build) if build is not None else {}
     try:
         args = ap.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage error

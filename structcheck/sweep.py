@@ -391,6 +391,38 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
         else:
             todo.append(i)
 
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(combos), initial=len(combos) - len(todo), desc="variants", unit="variant",
+               disable=not progress, file=sys.stderr)
+
+    def finished(i, outcome):
+        status[i] = outcome
+        bar.update()
+        if report is not None:
+            report({**combos[i], "variant": names[i], **outcome})
+
+    with bar:
+        _run_pending(todo, lambda i: (run_variant, str(study_path), combos[i], str(out / names[i]), options),
+                     out, executor, workers, finished)
+    rows = [_row(out / name, combo, name, status[i]) for i, (combo, name) in enumerate(zip(combos, names))]
+    csv_path = write_sweep_csv(rows, list(params), out / "sweep.csv")
+    plot = plot_sweep(rows, list(params), out / "sweep.png")
+    page = None
+    if html:
+        from .report import write_sweep_report
+
+        page = write_sweep_report(out)
+    counts = {s: sum(r["status"] == s for r in rows) for s in ("ran", "skipped", "failed")}
+    return SweepResult(out=out, names=list(params), rows=rows, csv=csv_path, plot=plot, html=page,
+                       wall_s=time.perf_counter() - t0, counts=counts)
+
+
+def _run_pending(todo: list[int], call: Callable[[int], tuple], out: Path, executor: cf.Executor | None,
+                 workers: int | None, finished: Callable[[int, dict], None]) -> None:
+    """Submit the variants ``todo`` (``call(i)``: the function and arguments of variant i) and call
+    ``finished(i, outcome)`` as each ends. ``executor`` None: a local pool of ``workers`` processes, shut down at
+    the end. On any exception (a Ctrl-C) the pending variants are cancelled and the exception raised again."""
     own = executor is None and bool(todo)
     if own:
         workers = min(workers or os.cpu_count() or 1, len(todo))
@@ -398,17 +430,7 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
     # our pool gets one variant per worker at a time, so that a Ctrl-C has only those to wait for (a process
     # pool marks queued calls as running: they could no longer be cancelled); another executor gets them all
     limit = workers if own else len(todo)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=len(combos), initial=len(combos) - len(todo), desc="variants", unit="variant",
-               disable=not progress, file=sys.stderr)
     waiting, running = list(todo), {}
-
-    def finished(i, outcome):
-        status[i] = outcome
-        bar.update()
-        if report is not None:
-            report({**combos[i], "variant": names[i], **outcome})
 
     def broken(exc):  # the worker died (e.g. killed for memory) or the executor failed, not the study
         return {"status": "failed", "error": " ".join(f"{type(exc).__name__}: {exc}".split())}
@@ -417,7 +439,7 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
         while waiting and len(running) < limit:
             i = waiting.pop(0)
             try:
-                running[executor.submit(run_variant, str(study_path), combos[i], str(out / names[i]), options)] = i
+                running[executor.submit(*call(i))] = i
             except Exception as exc:  # a broken pool refuses new work: the rest are reported, not raised
                 finished(i, broken(exc))
 
@@ -442,20 +464,8 @@ def sweep(study_path: str | Path, params: Mapping[str, Sequence], out: str | Pat
             _remove_partials(out)  # left by a worker that was killed; none is running any more
         raise
     finally:
-        bar.close()
         if own:
             executor.shutdown(wait=True)
-    rows = [_row(out / name, combo, name, status[i]) for i, (combo, name) in enumerate(zip(combos, names))]
-    csv_path = write_sweep_csv(rows, list(params), out / "sweep.csv")
-    plot = plot_sweep(rows, list(params), out / "sweep.png")
-    page = None
-    if html:
-        from .report import write_sweep_report
-
-        page = write_sweep_report(out)
-    counts = {s: sum(r["status"] == s for r in rows) for s in ("ran", "skipped", "failed")}
-    return SweepResult(out=out, names=list(params), rows=rows, csv=csv_path, plot=plot, html=page,
-                       wall_s=time.perf_counter() - t0, counts=counts)
 
 
 def _remove_partials(out: Path) -> None:
