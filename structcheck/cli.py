@@ -83,7 +83,16 @@ def build_study(path, params=None, **options):
     return build(path, params, **options)
 
 
+def _writable_out(args) -> None:
+    """Refuse an --out that cannot be written before the study is built (reading its meshes takes seconds)."""
+    if args.out:
+        from .results import prepare_output
+
+        prepare_output(args.out)
+
+
 def _cmd_run(args) -> int:
+    _writable_out(args)
     study = _asked(build_study(args.study, _params(args.set), debug=args.traceback, quick=args.quick), args)
     out = Path(args.out) if args.out else Path("results") / study.name
     return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format, quick=args.quick,
@@ -470,6 +479,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
 
         from .settings import with_overrides
 
+        _writable_out(args)
         settings = _params(args.set)
         for key in settings:
             if "." not in key:

@@ -67,6 +67,11 @@ def pytest_collection_modifyitems(config, items):
     first = [it for it in items if "paper004_run" in getattr(it, "fixturenames", ())]
     for it in first:
         it.add_marker(pytest.mark.xdist_group("paper004_run"))
+    # every other test with the tests of its module: a module-scoped fixture (a study loaded, a mesh made, a run)
+    # is then made once, not once on each worker that gets one of its tests
+    for it in items:
+        if it.get_closest_marker("xdist_group") is None:
+            it.add_marker(pytest.mark.xdist_group(it.nodeid.split("::")[0]))
     items[:] = first + [it for it in items if it not in first]
 
 
