@@ -2,11 +2,21 @@ import fcntl
 import importlib.util
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-import pytest
+# Under xdist each worker gets its share of the cores (its BLAS, MKL and structcheck's own thread pools), as a local
+# sweep's workers do (structcheck.pool.limit_threads): two workers on two cores each starting a thread per core
+# would contend for them. Set before numpy loads OpenBLAS; a user's own settings are kept. The paper-004 run takes
+# every core (all_cores).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _share = str(max(1, (os.cpu_count() or 1) // int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))))
+    for _var in ("STRUCTCHECK_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, _share)
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER004_STUDY = ROOT / "studies" / "loading_unloading_6dof.py"
@@ -38,6 +48,26 @@ class Paper004Run:
     joints: dict
 
 
+@contextmanager
+def all_cores():
+    """Within the block this worker's BLAS and structcheck's thread pools use every core, as a run on its own does
+    (the suite's longest piece of work, on which the tests of its group wait; the other worker goes on beside it
+    on its one thread)."""
+    from threadpoolctl import threadpool_limits
+
+    n = os.cpu_count() or 1
+    old = os.environ.get("STRUCTCHECK_THREADS")
+    os.environ["STRUCTCHECK_THREADS"] = str(n)
+    try:
+        with threadpool_limits(limits=n, user_api="blas"):
+            yield
+    finally:
+        if old is None:
+            os.environ.pop("STRUCTCHECK_THREADS", None)
+        else:
+            os.environ["STRUCTCHECK_THREADS"] = old
+
+
 @pytest.fixture(scope="session")
 def paper004_run(tmp_path_factory) -> Paper004Run:
     """Runs the full paper-004 study once per test session, into a folder shared by the xdist workers (the first
@@ -54,7 +84,8 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
     with open(root / "paper004_run.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (out / "summary.json").is_file():
-            run(replace(mod.study, arm=ArmSettings(compare_link_model=True)), out, progress=False)
+            with all_cores():
+                run(replace(mod.study, arm=ArmSettings(compare_link_model=True)), out, progress=False)
     return Paper004Run(module=mod, out=out, summary=json.loads((out / "summary.json").read_text()),
                        joints=read_csv(out / "joints.csv"))
 

@@ -37,6 +37,7 @@ import scipy.sparse as sp
 from ..errors import InputError, MeshError
 from ..model.materials import Material, get_material
 from . import assembly, interface, recovery, supports
+from .entities import find_columns
 from .mesh import MassProperties, TetMesh, check_curved, check_mesh, mass_properties, read_mesh
 from .stress import von_mises
 
@@ -453,13 +454,8 @@ def _select(p: np.ndarray, table: np.ndarray, candidates: np.ndarray, selector) 
 
 def _find_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Index in ``table`` (n, k) of each row of ``rows`` (m, k) as vertex sets (order within a row ignored),
-    -1 where a row is not in the table."""
-    table, rows = np.sort(np.asarray(table), axis=1), np.sort(np.asarray(rows), axis=1)
-    _, inv = np.unique(np.vstack([table, rows]), axis=0, return_inverse=True)
-    inv = inv.ravel()
-    pos = np.full(inv.max() + 1, -1, dtype=np.int64)
-    pos[inv[:len(table)]] = np.arange(len(table))
-    return pos[inv[len(table):]]
+    -1 where a row is not in the table (the table's rows distinct)."""
+    return find_columns(np.asarray(table).T, np.asarray(rows).T)
 
 
 _DEFERRED = contextvars.ContextVar("structcheck_deferred_mesh_reading", default=False)
