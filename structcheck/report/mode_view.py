@@ -1,5 +1,6 @@
-"""The arm's lowest modes in 3-D (arm model): every link's surface at the pose where the first frequency is
-lowest, displaced along the chosen mode and coloured by the mode's displacement magnitude, a button per mode.
+"""The arm's lowest modes in 3-D (arm model): every link's surface (its corner triangles: a mode shape is smooth,
+and each mode adds the surface's coordinates to the page again) at the pose where the first frequency is lowest,
+displaced along the chosen mode and coloured by the mode's displacement magnitude, a button per mode.
 Read from the results folder's ``modes.vtkhdf`` (:mod:`structcheck.results.modes`)."""
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def mode_view(folder: Path, frequencies_hz: list[float]):
 
     modes = [read_vtkhdf(path, k) for k in range(len(frequencies_hz))]
     links = list(modes[0].keys())
-    surfaces = robot_surfaces(modes[0], links)
+    surfaces = robot_surfaces(modes[0], links, max_triangles=0)  # corner triangles: mode shapes are smooth
     rest = {n: np.asarray(modes[0][n].points)[ids] for n, (ids, _) in surfaces.items()}
     size = np.ptp(np.vstack(list(rest.values())), axis=0).max()
     shapes = [{n: np.asarray(m[n].point_data["mode_shape"])[surfaces[n][0]] for n in links} for m in modes]
