@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -409,7 +410,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
         arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings))
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
-                   vtk_format=vtk_format, after_summary=_write_report if report else None)
+                   vtk_format=vtk_format, after_summary=(partial(_write_report, renders=not quick) if report else None))
 
 
 def _header(study: Study) -> None:
@@ -425,11 +426,12 @@ def _header(study: Study) -> None:
     tqdm.write(f"structural model: {model_note(study)}", file=sys.stderr)
 
 
-def _write_report(folder: Path) -> None:
-    """The review page of a results folder being written (:mod:`structcheck.report`), as `structcheck report`."""
+def _write_report(folder: Path, renders: bool = True) -> None:
+    """The review page of a results folder being written (:mod:`structcheck.report`), as `structcheck report`;
+    ``renders``: with the static renders for printing (a quick look's page goes without: 5 of its 9 s)."""
     from .report import write_report
 
-    write_report(folder, folder / "report.html")
+    write_report(folder, folder / "report.html", renders=renders)
 
 
 def _finish(study: Study, result: RunResult, out, **write_options) -> RunResult:

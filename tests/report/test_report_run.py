@@ -102,6 +102,9 @@ def test_template_report_written_by_the_run(template_run, browser):
     for w in s["warnings"]:
         groups.setdefault(re.match(r"(link '[^']*')?", w).group(0), []).append(w)
     assert page.locator(".warn").all_inner_texts() == sum(groups.values(), [])
+    # the two static renders for printing, decoded by the browser (a quick look's page goes without them)
+    sizes = page.eval_on_selector_all(".renders img", "els => els.map(e => [e.naturalWidth, e.naturalHeight])")
+    assert len(sizes) == 2 and all(w > 100 and h > 100 for w, h in sizes), sizes
     # no button that sends a figure out (plotly's "Share chart" to its cloud)
     tools = page.eval_on_selector_all(".modebar-btn", "els => els.map(e => e.getAttribute('data-title'))")
     assert "Download plot as a PNG" in tools and not any("Share" in t for t in tools)

@@ -44,6 +44,9 @@ def test_quick_look_is_coarser_and_says_so(runs, capsys):
     ratio = full.summary.analysis.total_nodes / quick.summary.analysis.total_nodes
     assert ratio > QUICK_SIZE_FACTOR ** 1.5  # sizes 2x; the walls' few elements across keep it below 8 (measured 3.7)
     assert quick.summary.analysis.n_output_frames <= QUICK_FRAMES
+    page = (runs[0] / "quick" / "report.html").read_text()  # its review page, without the static renders
+    assert "plotly" in page and "Static renders" not in page
+    assert "Static renders" in (runs[0] / "results" / "arm" / "report.html").read_text()
     # statics are mesh-independent: the elbow at rest holds the same torque on both meshes
     assert quick.joints["tau_elbow"][-1] == pytest.approx(full.joints["tau_elbow"][-1], rel=1e-9)
     for name, L in full.summary.links.items():  # a coarse look, not a different answer
