@@ -5,8 +5,10 @@ The coarser meshes come from the study's own generator: the script's ``mesh_part
 (as the paper-004 study has, for ``structcheck converge`` too), else every part its ``build()`` makes with
 ``structcheck.geometry.PartBuilder``, meshed with all element sizes times ``QUICK_SIZE_FACTOR``. A study whose meshes
 come from files alone cannot be coarsened and is refused. At most ``QUICK_FRAMES`` output frames are written (the
-peaks still come from every analysis sample). summary.json says ``"quick": true``, and ``structcheck compare``
-refuses to set a quick run against a full one unless asked (``--allow-quick``): their differences are the meshes'.
+peaks still come from every analysis sample), and no samples are added where the links ring after fast load
+changes (``Study.ringing_samples``: the arm model then needs no per-link clamped modes). summary.json says
+``"quick": true``, and ``structcheck compare`` refuses to set a quick run against a full one unless asked
+(``--allow-quick``): their differences are the meshes' and the samples'.
 
 How far a quick look is from the full run was measured on the headline study by ``python
 benchmarks/bench_quick.py`` (``QUICK_ACCURACY``)."""
@@ -23,8 +25,8 @@ QUICK_FRAMES = 26  # output frames written at most
 # measured by `python benchmarks/bench_quick.py` on studies/loading_unloading_6dof.py (benchmarks/results/bench_quick.json)
 QUICK_ACCURACY = ("on the headline study a quick look's peaks per link were within 16% of the full run's, in 0.36 of "
                   "its time (`python benchmarks/bench_quick.py`)")
-QUICK_NOTE = (f"quick look: meshes {QUICK_SIZE_FACTOR:g}x coarser than the study's; {QUICK_ACCURACY}; run without "
-              f"--quick for a verdict to rely on")
+QUICK_NOTE = (f"quick look: meshes {QUICK_SIZE_FACTOR:g}x coarser than the study's, no samples added where the links "
+              f"ring; {QUICK_ACCURACY}; run without --quick for a verdict to rely on")
 
 
 def quick_study(module, build_study):
@@ -45,4 +47,4 @@ def quick_study(module, build_study):
                              f"meshes from files: give the script a mesh_part(link, size_factor, study) function "
                              f"that meshes a link at a size factor, or build the parts with "
                              f"structcheck.geometry.PartBuilder in build()")
-    return replace(study, parts=parts, n_frames=min(study.n_frames, QUICK_FRAMES))
+    return replace(study, parts=parts, n_frames=min(study.n_frames, QUICK_FRAMES), ringing_samples=False)

@@ -89,7 +89,9 @@ class Study:
     estimate when the payload is given as a force instead (paper 004: 196 N = 20 kg). The analysis grid holds the
     output frames, every breakpoint of the laws, ``min_ramp_samples`` samples across every ramp, at most
     ``max_step_s`` [s] between samples (default: a quarter of the frame spacing), and samples added wherever a
-    link's modes ring after a fast load change (``analysis.ringing_samples``).
+    link's modes ring after a fast load change (``analysis.ringing_samples``) unless ``ringing_samples`` is False
+    (the arm model then needs no per-link clamped modes: a factorization and an eigen-solve fewer per link; a quick
+    look goes without them).
 
     Study-specific results (a paper's own tables, identification errors, ...) come from two optional hooks:
     ``summary_extra(result)`` returns a mapping merged into ``summary.json`` (nested mappings key by key, e.g.
@@ -129,6 +131,7 @@ class Study:
     support_band_m: float = 0.01
     min_ramp_samples: int = 10
     max_step_s: float | None = None
+    ringing_samples: bool = True
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
     summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
@@ -150,7 +153,7 @@ class Study:
             if not (isinstance(value, part) or (name == "fatigue" and value is None)):
                 raise InputError(f"{name} = {value!r}: give a structcheck.{part.__name__}(...)"
                                  + (" or None" if name == "fatigue" else ""))
-        for name in ("quasi_static", "inertia_from_meshes"):
+        for name in ("quasi_static", "inertia_from_meshes", "ringing_samples"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise InputError(f"{name} = {getattr(self, name)!r}: give True or False")
         require_array("gravity", self.gravity, (3,), "m/s^2")
@@ -318,7 +321,7 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
            loads: dict) -> tuple[RigidStage, dict, list[Note]]:
     """Add samples where a link's modes ring after a fast load change (at most ``MAX_RINGING_SAMPLES``, evenly
     among those wanted) and redo the rigid stage and the loads on them; returns (rigid stage, loads, notes)."""
-    if study.quasi_static:
+    if study.quasi_static or not study.ringing_samples:
         return rigid, loads, []
     extra = np.unique(np.concatenate([
         fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio) for n in prep.fe_links]))

@@ -30,15 +30,19 @@ class ArmModel:
 
     def reduce(self, study, prep, loads, clock, progress) -> LinkReductions:
         """Per link, in one pass: its per-link basis (its stresses only for the per-link model's peaks beside the
-        arm model's), then its superelement, which reuses the basis's factorization and modes where it holds the
+        arm model's; none without ringing samples or the per-link model), then its superelement, which reuses the basis's factorization and modes where it holds the
         same dofs (a link whose only interface is its support, as a tool link with point forces on it)."""
         parts = {n: study.parts[n] for n in loads}
         reducers = link_reducers(prep.chain, parts, loads, study.n_modes,
                                  payload_masses(prep.chain.tree, study.payloads, parts))
 
+        # the per-link clamped bases serve the ringing samples and the per-link model beside the arm model only
+        need_bases = study.ringing_samples or study.arm.compare_link_model
+
         def reduce(name):
             kept = []
-            basis = link_basis(study, name, loads[name], stresses=study.arm.compare_link_model, factored=kept.append)
+            basis = (link_basis(study, name, loads[name], stresses=study.arm.compare_link_model, factored=kept.append)
+                     if need_bases else None)
             interfaces, superelement = reducers[name]
             # the basis's factor serves the superelement only where it holds the same surfaces; else it goes now,
             # before the superelement's own (two at once per thread would raise the run's peak memory)
@@ -50,7 +54,7 @@ class ArmModel:
 
         out = links_in_threads(parts, loads, reduce, "fe_bases",
                                "FE bases and superelements (factorizations, unit loads, modes)", clock, progress)
-        return LinkReductions(bases={n: b for n, (b, _) in out.items()},
+        return LinkReductions(bases={n: b for n, (b, _) in out.items() if b is not None},
                               superelements={n: se for n, (_, se) in out.items()})
 
     def note(self, study) -> str:

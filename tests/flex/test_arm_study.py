@@ -166,3 +166,26 @@ def test_the_arm_stage_counts_its_links_and_segments(capsys):
     bar = [ln for ln in capsys.readouterr().err.replace("\r", "\n").splitlines() if ln.startswith("arm model")][-1]
     done, total = map(int, bar.split("|")[2].split()[0].split("/"))
     assert done == total >= 2 * 2 + 6
+
+
+def test_without_ringing_samples_the_arm_model_forms_no_per_link_bases(parts, monkeypatch):
+    """A 10 ms force ramp rings the links: by default samples are added after it; with ringing_samples=False
+    (a quick look's setting) the analysis grid is the motion's own and the arm model forms no per-link clamped
+    basis (the factorization and eigen-solve per link that only the ringing samples need)."""
+    import structcheck.structural.arm as arm_model
+    from structcheck.study import prepare
+
+    fast = dict(t_end=0.3, point_forces=(PointForce("tool", "STEP(time,0.05,0,0.06,50)", (0, 0.6, -0.8)),))
+    ringing = run(_study(parts, **fast), progress=False, write=False).summary
+    study = _study(parts, ringing_samples=False, **fast)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a per-link basis was formed")
+
+    monkeypatch.setattr(arm_model, "link_basis", refused)
+    plain = run(study, progress=False, write=False).summary
+    assert plain.analysis.n_time_samples == len(prepare(study).grid.t) < ringing.analysis.n_time_samples
+    # the peak of ringing read at the motion's own samples only: lower (here 22%), as a quick look says it may be
+    assert plain.links["link1"].max_von_mises_pa < ringing.links["link1"].max_von_mises_pa
+    with pytest.raises(InputError, match="ringing_samples"):
+        _study(parts, ringing_samples="no")
