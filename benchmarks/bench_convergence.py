@@ -9,8 +9,9 @@ nodal-averaged peak and the stress-discontinuity indicator at each level.
 
 Meshes are made once per size factor into ~/.cache/structcheck (``meshes/make_paper004_meshes.py``'s
 ``part_mesh``); level 1 is the shipped meshes unless ``--fillet-elements`` (elements across each fillet's quarter
-circle, the generator's option) asks for other ones. The shipped meshes in meshes/paper004 are never touched.
-Prints a table and writes benchmarks/results/bench_convergence[_fillet<N>].json.
+circle, the generator's option; shipped: 5) asks for other ones. The shipped meshes in meshes/paper004 are never
+touched. Every level of a link is solved on its first level's samples (``structcheck.converge``). Prints a table
+and writes benchmarks/results/bench_convergence[_fillet<N>].json (N when not the shipped sizing).
 """
 import argparse
 import dataclasses
@@ -31,7 +32,7 @@ def main():
     ap.add_argument("--levels", type=float, nargs="+", default=list(DEFAULT_LEVELS),
                     help="mesh size factors, the first 1 (default 1 0.8 0.667 0.571)")
     ap.add_argument("--fillet-elements", type=float, default=None,
-                    help="elements across each fillet's quarter circle (default: the shipped sizing)")
+                    help="elements across each fillet's quarter circle (default: the shipped sizing, 5)")
     ap.add_argument("--link", action="append", help="only this link (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()
@@ -45,13 +46,15 @@ def main():
     from structcheck.errors import InputError
 
     fe = args.fillet_elements
+    shipped = fe is None or fe == meshes.FILLET_ELEMENTS
+    fe = meshes.FILLET_ELEMENTS if fe is None else fe
 
     def mesh_part(link, size_factor):
         return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, fillet_elements=fe),
                                  material=s.MATERIAL.get(link, "6061"))
 
     study = dataclasses.replace(s.study, flexibility="link")
-    if fe is not None:  # level 1 made with the option too
+    if not shipped:  # level 1 made with the option too
         study = dataclasses.replace(study, parts={n: mesh_part(n, 1.0) for n in s.LINKS})
     t0 = time.perf_counter()
     try:  # a link whose finer mesh fails is reported in report.failed; the others go on
@@ -64,7 +67,7 @@ def main():
 
     fs = report.size_factors
     print(f"unaveraged peak von Mises [MPa] per size factor (change from f = 1), per-link model"
-          + (f", {fe:g} elements per fillet quarter circle" if fe is not None else ", shipped fillet sizing"))
+          + f", {fe:g} elements per fillet quarter circle" + (" (shipped)" if shipped else ""))
     print(f"{'link':<11} {'nodes':>17} " + " ".join(f"{'f=' + format(f, '.3g'):>16}" for f in fs)
           + f" {'Richardson':>10} {'GCI':>6} {'p':>5} {'scatter':>7}  trend")
     rows = {}
@@ -92,7 +95,7 @@ def main():
         print(f"{n:<11} failed: {why}")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
-    path = dest / ("bench_convergence" + (f"_fillet{fe:g}" if fe is not None else "") + ".json")
+    path = dest / ("bench_convergence" + ("" if shipped else f"_fillet{fe:g}") + ".json")
     old = json.loads(path.read_text()) if args.link and path.is_file() else {}
     if old.get("size_factors") == list(fs):  # a run of some links adds them to the earlier run's
         rows, failed = {**old["links"], **rows}, {**{k: v for k, v in old.get("failed", {}).items() if k not in rows},

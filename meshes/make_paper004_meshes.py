@@ -8,8 +8,8 @@ axis being z_i through the frame origin. Joints are flanged: neighbouring parts 
 normal to the joint axis, tagged with the joint's name (``joint1`` .. ``joint6``); the base's floor face is
 ``ground``; the claws' gripping pads are ``claw_left`` and ``claw_right``. Sizing is that of a 20 kg-payload arm
 of 0.8 m reach; dimensions in mm are the constants below (see README.md beside the meshes). Every re-entrant
-corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer; the meshes are second order
-(curved 10-node tets) unless ``--order 1``.
+corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer (``FILLET_ELEMENTS`` elements
+across its quarter circle); the meshes are second order (curved 10-node tets) unless ``--order 1``.
 """
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from structcheck.errors import InputError
+from structcheck.fe import geometry
+from structcheck.fe.geometry import FILLET_ELEMENTS
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "paper004"
@@ -51,7 +53,7 @@ def base(b, mm):
     shell = b.tube((0, 0, 0), Z, 0.12, 0.095, 0.13, centered=False)
     top = b.cylinder((0, 0, 0.11), Z, 0.12, 0.02, centered=False)
     solid = b.fuse(shell, top)
-    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(FILLET["base"], mm, 0.4))
+    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(FILLET["base"], mm))
     b.name_faces("ground", on_plane(2, 0.0))
     b.name_faces("joint1", on_plane(2, 0.13))
 
@@ -182,18 +184,16 @@ def gripper(b, mm):
 
 
 # fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes); each
-# fillet's faces are meshed at FILLET_SIZE times its radius (quadratic elements: 3 across a 90 degree fillet)
-FILLET_SIZE = 0.75
+# fillet's faces are meshed at structcheck.fe.geometry.fillet_size: FILLET_ELEMENTS quadratic elements across its
+# quarter circle
 FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
 
 
-
-def fillet_size(radius: float, mm: dict, fraction: float = FILLET_SIZE) -> float:
-    """Element size [m] on a fillet of ``radius`` [m]: ``fraction`` x radius (the shipped sizing), or, with
-    ``mm["fillet_elements"]`` = n, a quarter circle's length over n (n elements across a 90 degree fillet)."""
-    n = mm.get("fillet_elements")
-    return fraction * radius if n is None else (np.pi * radius / 2) / n
+def fillet_size(radius: float, mm: dict) -> float:
+    """Element size [m] on a fillet of ``radius`` [m]: its quarter circle over ``mm["fillet_elements"]`` (default
+    FILLET_ELEMENTS; :func:`structcheck.fe.geometry.fillet_size`, the rule imported CAD parts are meshed with too)."""
+    return geometry.fillet_size(radius, mm.get("fillet_elements", FILLET_ELEMENTS))
 
 
 # the shipped meshes are second order: 10-node tets with their mid-side nodes on the CAD surfaces (fillets, bores)
@@ -225,15 +225,15 @@ def check_wall(wall_mm) -> float:
 
 
 def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True,
-                 order: int = ORDER, fillet_elements: float | None = None, parts=None) -> Path:
+                 order: int = ORDER, fillet_elements: float = FILLET_ELEMENTS, parts=None) -> Path:
     """Write ``<part>.msh`` for every part (or those named in ``parts``) into ``out`` (``order`` 2: curved 10-node
     tets, as shipped; 1: linear tets); ``fillet_elements``: elements across each fillet's quarter circle (its
-    size tied to its radius, scaled by ``size_factor`` too; None: the shipped sizing, 3/4 of the radius); return
-    ``out``."""
+    size tied to its radius, scaled by ``size_factor`` too; shipped: FILLET_ELEMENTS); return ``out``."""
     from structcheck.geometry import write_part_meshes
 
-    if fillet_elements is not None and not (isinstance(fillet_elements, (int, float)) and fillet_elements > 0):
-        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle or None, got "
+    if isinstance(fillet_elements, bool) or not (isinstance(fillet_elements, (int, float))
+                                                 and np.isfinite(fillet_elements) and fillet_elements > 0):
+        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle, got "
                          f"{fillet_elements!r}")
     mm = {"wall": check_wall(wall_mm), "fillet_elements": fillet_elements}
     chosen = PARTS if parts is None else {n: PARTS[n] for n in parts}
@@ -241,13 +241,12 @@ def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float
 
 
 def part_mesh(name: str, size_factor: float, wall_mm: float = DEFAULT_WALL_MM,
-              fillet_elements: float | None = None) -> Path:
+              fillet_elements: float = FILLET_ELEMENTS) -> Path:
     """The .msh of part ``name`` meshed at ``size_factor`` (every size scaled; see :func:`build_meshes`), made
     once into ``~/.cache/structcheck/paper004-<options>-<key>`` and reused."""
     import tempfile
 
-    tag = f"wall{check_wall(wall_mm):g}mm-sf{size_factor:.4g}" + (
-        f"-fillet{fillet_elements:g}" if fillet_elements is not None else "")
+    tag = f"wall{check_wall(wall_mm):g}mm-sf{size_factor:.4g}-fillet{fillet_elements:g}"
     folder = cache_dir() / f"paper004-{tag}-{mesh_cache_key()}"
     path = folder / f"{name}.msh"
     if not path.is_file():
@@ -315,7 +314,7 @@ if __name__ == "__main__":
                 lambda out, size_factor, wall_mm, fillet_elements, order: build_meshes(
                     out, wall_mm, size_factor, order=order, fillet_elements=fillet_elements),
                 SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),
-                          ("--fillet-elements", dict(type=float, default=None, help=(
-                              "elements across each fillet's quarter circle (size tied to the radius; default: "
-                              "the shipped 3/4 of the radius, about two)")))),
+                          ("--fillet-elements", dict(type=float, default=FILLET_ELEMENTS, help=(
+                              f"elements across each fillet's quarter circle (default {FILLET_ELEMENTS:g}, as "
+                              f"shipped)")))),
                 order=ORDER)
