@@ -9,7 +9,7 @@ normal to the joint axis, tagged with the joint's name (``joint1`` .. ``joint6``
 ``ground``; the claws' gripping pads are ``claw_left`` and ``claw_right``. Sizing is that of a 20 kg-payload arm
 of 0.8 m reach; dimensions in mm are the constants below (see README.md beside the meshes). Every re-entrant
 corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer (``FILLET_ELEMENTS`` elements
-across its quarter circle); the meshes are second order (curved 10-node tets) unless ``--order 1``.
+across its quarter circle), and balls of finer elements sit where the peaks are (``PEAK_BALLS``); the meshes are second order (curved 10-node tets) unless ``--order 1``.
 """
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ import numpy as np
 
 from structcheck.errors import InputError
 from structcheck.fe import geometry
-from structcheck.fe.geometry import FILLET_ELEMENTS
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "paper004"
@@ -53,7 +52,7 @@ def base(b, mm):
     shell = b.tube((0, 0, 0), Z, 0.12, 0.095, 0.13, centered=False)
     top = b.cylinder((0, 0, 0.11), Z, 0.12, 0.02, centered=False)
     solid = b.fuse(shell, top)
-    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(FILLET["base"], mm))
+    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(b, FILLET["base"], mm))
     b.name_faces("ground", on_plane(2, 0.0))
     b.name_faces("joint1", on_plane(2, 0.13))
 
@@ -72,9 +71,9 @@ def waist(b, mm):
     # the column's foot inside the turntable's rim, then (a second fillet: OCC cannot round both at the corners
     # where they meet) the rim's arc under the column's overhang
     rim_y = np.sqrt(0.12 ** 2 - 0.07 ** 2)  # where the column's sides cross the turntable's rim
-    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, fillet_size(r, mm))
+    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, fillet_size(b, r, mm))
     b.fillet(solid, lambda c, bb: box_edges((-0.07, 0.09, -0.095), (0.07, 0.12, -0.095))(c, bb) and bb[4] < 0.1201,
-             r, fillet_size(r, mm))
+             r, fillet_size(b, r, mm))
     b.name_faces("joint1", on_plane(2, -0.12))
     b.name_faces("joint2", on_plane(1, 0.05, within=0.01))
 
@@ -94,7 +93,7 @@ def upper_arm(b, mm):
     r = FILLET["upper_arm"]
     near_shoulder = box_edges((0.04, -0.055, -0.04), (0.07, 0.055, 0.04))
     near_elbow = box_edges((A2 - 0.06, -0.055, -0.04), (A2 - 0.02, 0.055, 0.04))
-    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, fillet_size(r, mm))
+    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, fillet_size(b, r, mm))
     b.name_faces("joint2", on_plane(2, -0.05, within=0.01))
     b.name_faces("joint3", lambda c, bb: (on_plane(2, 0.05, within=0.01, center=(A2, 0, 0))(c, bb)
                                           or on_plane(2, -0.05, within=0.01, center=(A2, 0, 0))(c, bb)))
@@ -121,9 +120,9 @@ def forearm(b, mm):
     solid = b.cut(b.fuse(*parts), *bores)
     r = FILLET["forearm"]
     elbow_end = lambda c, bb: abs(bb[0] - 0.08) < 1e-6 and abs(bb[3] - 0.08) < 1e-6 and abs(abs(c[2]) - 0.055) < 1e-6
-    solid = b.fillet(solid, elbow_end, r, fillet_size(r, mm))
+    solid = b.fillet(solid, elbow_end, r, fillet_size(b, r, mm))
     wrist_end = lambda c, bb: abs(bb[0] - 0.33) < 1e-6 and abs(bb[3] - 0.33) < 1e-6 and abs(abs(c[2]) - 0.045) < 1e-6
-    b.fillet(solid, wrist_end, r, fillet_size(r, mm))
+    b.fillet(solid, wrist_end, r, fillet_size(b, r, mm))
     b.name_faces("joint3", lambda c, bb: any(on_plane(2, s * 0.05, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01, center=(A3, 0, 0))(c, bb)
                                              for s in (1, -1)))
@@ -138,7 +137,7 @@ def wrist(b, mm):
     bore = b.cylinder((0, 0, 0), Z, 0.015, 0.1)
     solid = b.cut(b.fuse(hub, spigot), bore)
     r = FILLET["wrist"]
-    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, fillet_size(r, mm))
+    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, fillet_size(b, r, mm))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint5", on_plane(1, 0.07))
 
@@ -151,7 +150,7 @@ def wrist_roll(b, mm):
     solid = b.cut(body, inner)
     r = FILLET["wrist_roll"]
     inner_corners = (circle_edge(0.028, 0.085), circle_edge(0.028, D6 - 0.015))
-    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, fillet_size(r, mm))
+    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, fillet_size(b, r, mm))
     b.name_faces("joint5", on_plane(2, 0.07))
     b.name_faces("joint6", on_plane(2, D6))
 
@@ -172,28 +171,58 @@ def gripper(b, mm):
     r = FILLET["gripper"]
     claw_root = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and abs(bb[5] - 0.035) < 1e-6
                                and 0.05 - 1e-6 <= abs(c[0]) <= 0.065 + 1e-6)
-    solid = b.fillet(solid, claw_root, r, fillet_size(r, mm))
+    solid = b.fillet(solid, claw_root, r, fillet_size(b, r, mm))
     # the palm's sides on the flange, then (as for the waist's column) the flange's rim under the palm's overhang
     solid = b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-                     and bb[4] - bb[1] < 1e-6, r, fillet_size(r, mm))
+                     and bb[4] - bb[1] < 1e-6, r, fillet_size(b, r, mm))
     b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-             and bb[4] - bb[1] > 1e-6, r, fillet_size(r, mm))
+             and bb[4] - bb[1] > 1e-6, r, fillet_size(b, r, mm))
     b.name_faces("joint6", on_plane(2, 0.0))
     b.name_faces("claw_left", on_plane(0, 0.045))
     b.name_faces("claw_right", on_plane(0, -0.045))
 
 
-# fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes); each
-# fillet's faces are meshed at structcheck.fe.geometry.fillet_size: FILLET_ELEMENTS quadratic elements across its
-# quarter circle
+# fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes)
 FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
 
+# The local sizing rules (all scaled by --size-factor, so that a finer level refines the same rule), chosen where
+# benchmarks/bench_convergence.py found each link's peak (docs/peaks.md). Quadratic elements across each part's
+# fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself
+# (base, wrist), fewer where it does not or where a ball below refines it.
+FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 4, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
 
-def fillet_size(radius: float, mm: dict) -> float:
-    """Element size [m] on a fillet of ``radius`` [m]: its quarter circle over ``mm["fillet_elements"]`` (default
-    FILLET_ELEMENTS; :func:`structcheck.fe.geometry.fillet_size`, the rule imported CAD parts are meshed with too)."""
-    return geometry.fillet_size(radius, mm.get("fillet_elements", FILLET_ELEMENTS))
+# Curvature sizing (gmsh, elements per full circle of a curved face) at most the fillet rule's 4 n and at most the
+# default 16: a ball finer than a part's smallest size (a quarter of its size) lowers that limit, and would
+# otherwise let 16 per circle refine every curved face of the part beyond its fillets' rule
+CURVATURE_POINTS = {name: min(16, 4 * n) for name, n in FILLET_ELEMENTS.items()}
+
+# Balls of finer elements, part -> ((centre (3,) [m], size [m], radius [m]), ...): where a fillet ends on a sharp
+# convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's wall by its clamped
+# joint-5 flange (its peak is not on a fillet: the part's 12 mm size was too coarse there)
+PEAK_BALLS = {
+    "waist": tuple(((sx * 0.07, 0.065, -0.086), 0.0015, 0.006) for sx in (1, -1)),
+    "gripper": tuple(((sx * x, sy * 0.015, 0.038), 0.001, 0.003) for x in (0.05, 0.065) for sx in (1, -1)
+                     for sy in (1, -1)),
+    "wrist_roll": (((0.0, 0.0, 0.07), 0.0064, 0.045),),
+}
+
+
+def fillet_size(b, radius: float, mm: dict) -> float:
+    """Element size [m] on a fillet of ``radius`` [m] of the part ``b`` builds: its quarter circle over
+    ``mm["fillet_elements"]``, or when that is None the part's FILLET_ELEMENTS
+    (:func:`structcheck.fe.geometry.fillet_size`)."""
+    n = mm.get("fillet_elements")
+    return geometry.fillet_size(radius, FILLET_ELEMENTS[b.name] if n is None else n)
+
+
+def with_peak_balls(fn):
+    """The part function ``fn(b, mm)`` followed by the part's PEAK_BALLS (sizes scaled with the part's)."""
+    def build(b, mm):
+        fn(b, mm)
+        for centre, size, radius in PEAK_BALLS.get(b.name, ()):
+            b.refine_near(centre, size, radius)
+    return build
 
 
 # the shipped meshes are second order: 10-node tets with their mid-side nodes on the CAD surfaces (fillets, bores)
@@ -225,28 +254,31 @@ def check_wall(wall_mm) -> float:
 
 
 def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True,
-                 order: int = ORDER, fillet_elements: float = FILLET_ELEMENTS, parts=None) -> Path:
+                 order: int = ORDER, fillet_elements: float | None = None, parts=None) -> Path:
     """Write ``<part>.msh`` for every part (or those named in ``parts``) into ``out`` (``order`` 2: curved 10-node
-    tets, as shipped; 1: linear tets); ``fillet_elements``: elements across each fillet's quarter circle (its
-    size tied to its radius, scaled by ``size_factor`` too; shipped: FILLET_ELEMENTS); return ``out``."""
+    tets, as shipped; 1: linear tets) with the shipped local sizing rules (FILLET_ELEMENTS, PEAK_BALLS), all
+    sizes times ``size_factor``; ``fillet_elements``: elements across every fillet's quarter circle instead of
+    the part's own count (None: shipped); return ``out``."""
     from structcheck.geometry import write_part_meshes
 
-    if isinstance(fillet_elements, bool) or not (isinstance(fillet_elements, (int, float))
-                                                 and np.isfinite(fillet_elements) and fillet_elements > 0):
-        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle, got "
-                         f"{fillet_elements!r}")
+    if fillet_elements is not None and (isinstance(fillet_elements, bool) or not (
+            isinstance(fillet_elements, (int, float)) and np.isfinite(fillet_elements) and fillet_elements > 0)):
+        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle or None (the "
+                         f"parts' own counts), got {fillet_elements!r}")
     mm = {"wall": check_wall(wall_mm), "fillet_elements": fillet_elements}
-    chosen = PARTS if parts is None else {n: PARTS[n] for n in parts}
-    return write_part_meshes(chosen, out, size_factor, args=(mm,), order=order, verbose=verbose)
+    chosen = {n: (with_peak_balls(fn), size) for n, (fn, size) in PARTS.items() if parts is None or n in parts}
+    return write_part_meshes(chosen, out, size_factor, args=(mm,), order=order, verbose=verbose,
+                             curvature_points=CURVATURE_POINTS)
 
 
 def part_mesh(name: str, size_factor: float, wall_mm: float = DEFAULT_WALL_MM,
-              fillet_elements: float = FILLET_ELEMENTS) -> Path:
+              fillet_elements: float | None = None) -> Path:
     """The .msh of part ``name`` meshed at ``size_factor`` (every size scaled; see :func:`build_meshes`), made
     once into ``~/.cache/structcheck/paper004-<options>-<key>`` and reused."""
     import tempfile
 
-    tag = f"wall{check_wall(wall_mm):g}mm-sf{size_factor:.4g}-fillet{fillet_elements:g}"
+    tag = f"wall{check_wall(wall_mm):g}mm-sf{size_factor:.4g}" + (
+        f"-fillet{fillet_elements:g}" if fillet_elements is not None else "")
     folder = cache_dir() / f"paper004-{tag}-{mesh_cache_key()}"
     path = folder / f"{name}.msh"
     if not path.is_file():
@@ -314,7 +346,7 @@ if __name__ == "__main__":
                 lambda out, size_factor, wall_mm, fillet_elements, order: build_meshes(
                     out, wall_mm, size_factor, order=order, fillet_elements=fillet_elements),
                 SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),
-                          ("--fillet-elements", dict(type=float, default=FILLET_ELEMENTS, help=(
-                              f"elements across each fillet's quarter circle (default {FILLET_ELEMENTS:g}, as "
-                              f"shipped)")))),
+                          ("--fillet-elements", dict(type=float, default=None, help=(
+                              "elements across every fillet's quarter circle (default: each part's own count, "
+                              "FILLET_ELEMENTS, as shipped)")))),
                 order=ORDER)

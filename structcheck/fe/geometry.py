@@ -26,8 +26,9 @@ from ..errors import InputError, require_number
 HIGH_ORDER_QUALITY = 0.3
 
 
-#: quadratic elements across a fillet's quarter circle (:func:`fillet_size`): the sizing of the shipped paper-004
-#: meshes, whose fillet peaks change by less than 3% under three further refinements (docs/peaks.md)
+#: quadratic elements across a fillet's quarter circle (:func:`fillet_size`, the default of imported CAD parts):
+#: the count under which the paper-004 peaks that lie on a fillet (base, wrist) change by less than 3% over three
+#: further refinements (docs/peaks.md)
 FILLET_ELEMENTS = 5
 
 
@@ -425,13 +426,13 @@ def import_step(path, name: str, surfaces: dict, mesh_size: float, out, scale: f
         return b.write(out)
 
 
-def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple = (), curvature_points: int = 16,
-                      order: int = 1, verbose: bool = True) -> Path:
+def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple = (),
+                      curvature_points: int | dict = 16, order: int = 1, verbose: bool = True) -> Path:
     """The body of a mesh generator script: every part of ``parts`` (name -> (function adding its solids and
     names to a :class:`PartBuilder`, called as ``fn(builder, *args)``; mesh size [m])) meshed at its size times
     ``size_factor`` (its local sizes too) into ``out/<name>.msh``, with its node counts printed when ``verbose``.
-    ``order`` 1 writes linear tets (the FE raises them to straight-edged P2), 2 ``tetra10`` with curved boundaries.
-    Returns ``out``."""
+    ``order`` 1 writes linear tets (the FE raises them to straight-edged P2), 2 ``tetra10`` with curved boundaries;
+    ``curvature_points``: one number for every part or part name -> number. Returns ``out``."""
     require_number("size_factor", size_factor, "1.0: the shipped mesh sizes", above=0)
     if order not in (1, 2):
         raise InputError(f"mesh order must be 1 (linear tets) or 2 (curved 10-node tets), got {order!r}")
@@ -439,7 +440,8 @@ def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple
     out.mkdir(parents=True, exist_ok=True)
     width = max(map(len, parts), default=0)
     for name, (fn, size) in parts.items():
-        with PartBuilder(name, size * size_factor, curvature_points=curvature_points, order=order,
+        points = curvature_points[name] if isinstance(curvature_points, dict) else curvature_points
+        with PartBuilder(name, size * size_factor, curvature_points=points, order=order,
                          local_size_factor=size_factor) as b:
             fn(b, *args)
             b.build(None)

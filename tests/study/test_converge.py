@@ -155,7 +155,7 @@ def test_solve_link_on_given_samples_repeats_its_own_run(tmp_path):
     import dataclasses
 
     from helpers import write_small_study
-    from structcheck.study import load_study
+    from structcheck.script import load_study
 
     study = dataclasses.replace(load_study(write_small_study(tmp_path)), quasi_static=False)
     first, t = cv.solve_link(study, "beam")
@@ -261,7 +261,7 @@ def test_refining_around_the_peak(tmp_path, capsys):
     refined, by the factor asked, the tip's stay as they were; the root's peak keeps climbing (not converged,
     exit 1) while the peak 10 mm from the clamp is beam theory's 6 P (L - x) / h^3 on every mesh."""
     import structcheck.converge as cvm
-    from structcheck.study import load_study
+    from structcheck.script import load_study
 
     script = tmp_path / "gmsh_beam.py"
     script.write_text(PEAK_STUDY)
