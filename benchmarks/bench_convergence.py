@@ -99,22 +99,30 @@ def main():
     dest.mkdir(parents=True, exist_ok=True)
     path = dest / ("bench_convergence" + ("" if shipped else f"_fillet{fe:g}") + ".json")
     old = json.loads(path.read_text()) if args.link and path.is_file() else {}
-    for n in rows:  # each link's first mesh as made now: a later run keeps this row while its part's rules hold
-        rows[n]["mesh_sha1"] = first_mesh_sha1(meshes, n, fe)
-    if old.get("size_factors") == list(fs):  # adds these links to the earlier run's, those still meshed alike
-        kept = {n: r for n, r in old["links"].items()
-                if n not in rows and r.get("mesh_sha1") == first_mesh_sha1(meshes, n, fe)}
+    for n in rows:  # each link's sizing rules: a later run keeps this row while they hold
+        rows[n]["rules"] = link_rules(meshes, n, fe)
+    if old.get("size_factors") == list(fs):  # adds these links to the earlier run's, those still sized alike
+        kept = {n: r for n, r in old["links"].items() if n not in rows and r.get("rules") == link_rules(meshes, n, fe)}
         rows = {**kept, **rows}
         failed = {**{k: v for k, v in old.get("failed", {}).items() if k not in rows}, **failed}
     path.write_text(json.dumps({"size_factors": list(fs), "fillet_elements": fe, "links": rows, "failed": failed,
                                 "run_time_s": seconds}, indent=2))
 
 
-def first_mesh_sha1(meshes, link: str, fillet_elements) -> str:
-    """SHA-1 of the link's mesh at size factor 1 as the generator makes it now (made and cached if need be)."""
+def link_rules(meshes, link: str, fillet_elements) -> str:
+    """What the link's meshes are made of, as text: its part function's source, size, fillet elements, balls and
+    curvature sizing in the generator, and PartBuilder's module (gmsh meshes are not bit for bit repeatable, so the
+    rules, not the files, are compared)."""
     import hashlib
+    import inspect
 
-    return hashlib.sha1(meshes.part_mesh(link, 1.0, fillet_elements=fillet_elements).read_bytes()).hexdigest()
+    import structcheck.fe.geometry
+
+    fn, size = meshes.PARTS[link]
+    text = repr((inspect.getsource(fn), size, meshes.FILLET_ELEMENTS[link] if fillet_elements is None else
+                 fillet_elements, meshes.PEAK_BALLS.get(link), meshes.CURVATURE_POINTS[link], meshes.FILLET[link],
+                 meshes.ORDER))
+    return hashlib.sha1(text.encode() + Path(structcheck.fe.geometry.__file__).read_bytes()).hexdigest()
 
 
 if __name__ == "__main__":

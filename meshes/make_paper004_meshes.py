@@ -188,14 +188,10 @@ FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "
 
 # The local sizing rules (all scaled by --size-factor, so that a finer level refines the same rule), chosen where
 # benchmarks/bench_convergence.py found each link's peak (docs/peaks.md). Quadratic elements across each part's
-# fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself
-# (base, wrist), fewer where it does not or where a ball below refines it.
-FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 4, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
-
-# Curvature sizing (gmsh, elements per full circle of a curved face) at most the fillet rule's 4 n and at most the
-# default 16: a ball finer than a part's smallest size (a quarter of its size) lowers that limit, and would
-# otherwise let 16 per circle refine every curved face of the part beyond its fillets' rule
-CURVATURE_POINTS = {name: min(16, 4 * n) for name, n in FILLET_ELEMENTS.items()}
+# fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself and
+# fewer did not converge it (base, forearm, wrist), three elsewhere (a ball below refines the waist's and gripper's
+# peaks; the upper arm's peak changes by less than 2% whatever the count, 2 to 5).
+FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
 
 # Balls of finer elements, part -> ((centre (3,) [m], size [m], radius [m]), ...): where a fillet ends on a sharp
 # convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's wall by its clamped
@@ -206,6 +202,12 @@ PEAK_BALLS = {
                      for sy in (1, -1)),
     "wrist_roll": (((0.0, 0.0, 0.07), 0.0064, 0.045),),
 }
+
+
+# Curvature sizing (gmsh, elements per full circle of a curved face): PartBuilder's 16, limited by the part's
+# smallest size (a quarter of its size); in a part with a ball finer than that, which lowers the limit, at most the
+# fillet rule's 4 n, else 16 per circle would refine every curved face of the part beyond its fillets' rule
+CURVATURE_POINTS = {name: min(16, 4 * n) if name in PEAK_BALLS else 16 for name, n in FILLET_ELEMENTS.items()}
 
 
 def fillet_size(b, radius: float, mm: dict) -> float:
