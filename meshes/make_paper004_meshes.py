@@ -190,12 +190,13 @@ FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "
 # benchmarks/bench_convergence.py found each link's peak (docs/peaks.md). Quadratic elements across each part's
 # fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself and
 # fewer did not converge it (base, forearm, wrist), three elsewhere (a ball below refines the waist's and gripper's
-# peaks; the upper arm's peak changes by less than 2% whatever the count, 2 to 5).
+# peaks; the upper arm's changes by about 2% over four levels whatever the count, 2 to 5).
 FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
 
 # Balls of finer elements, part -> ((centre (3,) [m], size [m], radius [m]), ...): where a fillet ends on a sharp
-# convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's wall by its clamped
-# joint-5 flange (its peak is not on a fillet: the part's 12 mm size was too coarse there)
+# convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's end by its clamped
+# joint-5 flange (its per-link peak there turned out to be the clamped edge's support singularity; its peak away from
+# the support is converged)
 PEAK_BALLS = {
     "waist": tuple(((sx * 0.07, 0.065, -0.086), 0.0015, 0.006) for sx in (1, -1)),
     "gripper": tuple(((sx * x, sy * 0.015, 0.038), 0.001, 0.003) for x in (0.05, 0.065) for sx in (1, -1)
