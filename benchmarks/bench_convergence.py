@@ -8,9 +8,11 @@ nodal-averaged peak and the stress-discontinuity indicator at each level.
                                            [--quiet]
 
 Meshes are made once per size factor into ~/.cache/structcheck (``meshes/make_paper004_meshes.py``'s
-``part_mesh``); level 1 is the shipped meshes unless ``--fillet-elements`` (elements across each fillet's quarter
-circle, the generator's option) asks for other ones. The shipped meshes in meshes/paper004 are never touched.
-Prints a table and writes benchmarks/results/bench_convergence[_fillet<N>].json.
+``part_mesh``), level 1 too (the shipped meshes when they are up to date), with the generator's sizing rules
+(``FILLET_ELEMENTS`` per part, ``PEAK_BALLS``) unless ``--fillet-elements`` (elements across every fillet's quarter
+circle) asks for other ones. The shipped meshes in meshes/paper004 are never
+touched. Every level of a link is solved on its first level's samples (``structcheck.converge``). Prints a table
+and writes benchmarks/results/bench_convergence[_fillet<N>].json (N when not the shipped sizing).
 """
 import argparse
 import dataclasses
@@ -31,7 +33,7 @@ def main():
     ap.add_argument("--levels", type=float, nargs="+", default=list(DEFAULT_LEVELS),
                     help="mesh size factors, the first 1 (default 1 0.8 0.667 0.571)")
     ap.add_argument("--fillet-elements", type=float, default=None,
-                    help="elements across each fillet's quarter circle (default: the shipped sizing)")
+                    help="elements across every fillet's quarter circle (default: the shipped per-part rules)")
     ap.add_argument("--link", action="append", help="only this link (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()
@@ -45,14 +47,16 @@ def main():
     from structcheck.errors import InputError
 
     fe = args.fillet_elements
+    shipped = fe is None
 
     def mesh_part(link, size_factor):
         return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, fillet_elements=fe),
                                  material=s.MATERIAL.get(link, "6061"))
 
-    study = dataclasses.replace(s.study, flexibility="link")
-    if fe is not None:  # level 1 made with the option too
-        study = dataclasses.replace(study, parts={n: mesh_part(n, 1.0) for n in s.LINKS})
+    # level 1 made by the generator too (the shipped meshes when they are up to date with it)
+    links = args.link or list(s.LINKS)
+    study = dataclasses.replace(s.study, flexibility="link",
+                                parts={**s.study.parts, **{n: mesh_part(n, 1.0) for n in links}})
     t0 = time.perf_counter()
     try:  # a link whose finer mesh fails is reported in report.failed; the others go on
         report = converge(study, args.levels, mesh_part, links=args.link, progress=not args.quiet)
@@ -64,7 +68,8 @@ def main():
 
     fs = report.size_factors
     print(f"unaveraged peak von Mises [MPa] per size factor (change from f = 1), per-link model"
-          + (f", {fe:g} elements per fillet quarter circle" if fe is not None else ", shipped fillet sizing"))
+          + (", shipped sizing rules (per-part fillet elements, peak balls)" if shipped
+             else f", {fe:g} elements per fillet quarter circle"))
     print(f"{'link':<11} {'nodes':>17} " + " ".join(f"{'f=' + format(f, '.3g'):>16}" for f in fs)
           + f" {'Richardson':>10} {'GCI':>6} {'p':>5} {'scatter':>7}  trend")
     rows = {}
@@ -92,13 +97,32 @@ def main():
         print(f"{n:<11} failed: {why}")
     dest = ROOT / "benchmarks" / "results"
     dest.mkdir(parents=True, exist_ok=True)
-    path = dest / ("bench_convergence" + (f"_fillet{fe:g}" if fe is not None else "") + ".json")
+    path = dest / ("bench_convergence" + ("" if shipped else f"_fillet{fe:g}") + ".json")
     old = json.loads(path.read_text()) if args.link and path.is_file() else {}
-    if old.get("size_factors") == list(fs):  # a run of some links adds them to the earlier run's
-        rows, failed = {**old["links"], **rows}, {**{k: v for k, v in old.get("failed", {}).items() if k not in rows},
-                                                   **failed}
+    for n in rows:  # each link's sizing rules: a later run keeps this row while they hold
+        rows[n]["rules"] = link_rules(meshes, n, fe)
+    if old.get("size_factors") == list(fs):  # adds these links to the earlier run's, those still sized alike
+        kept = {n: r for n, r in old["links"].items() if n not in rows and r.get("rules") == link_rules(meshes, n, fe)}
+        rows = {**kept, **rows}
+        failed = {**{k: v for k, v in old.get("failed", {}).items() if k not in rows}, **failed}
     path.write_text(json.dumps({"size_factors": list(fs), "fillet_elements": fe, "links": rows, "failed": failed,
                                 "run_time_s": seconds}, indent=2))
+
+
+def link_rules(meshes, link: str, fillet_elements) -> str:
+    """What the link's meshes are made of, as text: its part function's source, size, fillet elements, balls and
+    curvature sizing in the generator, and PartBuilder's module (gmsh meshes are not bit for bit repeatable, so the
+    rules, not the files, are compared)."""
+    import hashlib
+    import inspect
+
+    import structcheck.fe.geometry
+
+    fn, size = meshes.PARTS[link]
+    text = repr((inspect.getsource(fn), size, meshes.FILLET_ELEMENTS[link] if fillet_elements is None else
+                 fillet_elements, meshes.PEAK_BALLS.get(link), meshes.CURVATURE_POINTS[link], meshes.FILLET[link],
+                 meshes.ORDER))
+    return hashlib.sha1(text.encode() + Path(structcheck.fe.geometry.__file__).read_bytes()).hexdigest()
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ axis being z_i through the frame origin. Joints are flanged: neighbouring parts 
 normal to the joint axis, tagged with the joint's name (``joint1`` .. ``joint6``); the base's floor face is
 ``ground``; the claws' gripping pads are ``claw_left`` and ``claw_right``. Sizing is that of a 20 kg-payload arm
 of 0.8 m reach; dimensions in mm are the constants below (see README.md beside the meshes). Every re-entrant
-corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer; the meshes are second order
-(curved 10-node tets) unless ``--order 1``.
+corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer (``FILLET_ELEMENTS`` elements
+across its quarter circle), and balls of finer elements sit where the peaks are (``PEAK_BALLS``); the meshes are second order (curved 10-node tets) unless ``--order 1``.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from structcheck.errors import InputError
+from structcheck.fe import geometry
 
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE / "paper004"
@@ -51,7 +52,7 @@ def base(b, mm):
     shell = b.tube((0, 0, 0), Z, 0.12, 0.095, 0.13, centered=False)
     top = b.cylinder((0, 0, 0.11), Z, 0.12, 0.02, centered=False)
     solid = b.fuse(shell, top)
-    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(FILLET["base"], mm, 0.4))
+    b.fillet(solid, circle_edge(0.095, 0.11), FILLET["base"], fillet_size(b, FILLET["base"], mm))
     b.name_faces("ground", on_plane(2, 0.0))
     b.name_faces("joint1", on_plane(2, 0.13))
 
@@ -70,9 +71,9 @@ def waist(b, mm):
     # the column's foot inside the turntable's rim, then (a second fillet: OCC cannot round both at the corners
     # where they meet) the rim's arc under the column's overhang
     rim_y = np.sqrt(0.12 ** 2 - 0.07 ** 2)  # where the column's sides cross the turntable's rim
-    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, fillet_size(r, mm))
+    solid = b.fillet(solid, box_edges((-0.07, 0.065, -0.095), (0.07, rim_y, -0.095)), r, fillet_size(b, r, mm))
     b.fillet(solid, lambda c, bb: box_edges((-0.07, 0.09, -0.095), (0.07, 0.12, -0.095))(c, bb) and bb[4] < 0.1201,
-             r, fillet_size(r, mm))
+             r, fillet_size(b, r, mm))
     b.name_faces("joint1", on_plane(2, -0.12))
     b.name_faces("joint2", on_plane(1, 0.05, within=0.01))
 
@@ -92,7 +93,7 @@ def upper_arm(b, mm):
     r = FILLET["upper_arm"]
     near_shoulder = box_edges((0.04, -0.055, -0.04), (0.07, 0.055, 0.04))
     near_elbow = box_edges((A2 - 0.06, -0.055, -0.04), (A2 - 0.02, 0.055, 0.04))
-    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, fillet_size(r, mm))
+    b.fillet(solid, lambda c, bb: near_shoulder(c, bb) or near_elbow(c, bb), r, fillet_size(b, r, mm))
     b.name_faces("joint2", on_plane(2, -0.05, within=0.01))
     b.name_faces("joint3", lambda c, bb: (on_plane(2, 0.05, within=0.01, center=(A2, 0, 0))(c, bb)
                                           or on_plane(2, -0.05, within=0.01, center=(A2, 0, 0))(c, bb)))
@@ -119,9 +120,9 @@ def forearm(b, mm):
     solid = b.cut(b.fuse(*parts), *bores)
     r = FILLET["forearm"]
     elbow_end = lambda c, bb: abs(bb[0] - 0.08) < 1e-6 and abs(bb[3] - 0.08) < 1e-6 and abs(abs(c[2]) - 0.055) < 1e-6
-    solid = b.fillet(solid, elbow_end, r, fillet_size(r, mm))
+    solid = b.fillet(solid, elbow_end, r, fillet_size(b, r, mm))
     wrist_end = lambda c, bb: abs(bb[0] - 0.33) < 1e-6 and abs(bb[3] - 0.33) < 1e-6 and abs(abs(c[2]) - 0.045) < 1e-6
-    b.fillet(solid, wrist_end, r, fillet_size(r, mm))
+    b.fillet(solid, wrist_end, r, fillet_size(b, r, mm))
     b.name_faces("joint3", lambda c, bb: any(on_plane(2, s * 0.05, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01, center=(A3, 0, 0))(c, bb)
                                              for s in (1, -1)))
@@ -136,7 +137,7 @@ def wrist(b, mm):
     bore = b.cylinder((0, 0, 0), Z, 0.015, 0.1)
     solid = b.cut(b.fuse(hub, spigot), bore)
     r = FILLET["wrist"]
-    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, fillet_size(r, mm))
+    b.fillet(solid, box_edges((-0.032, 0.02, -0.032), (0.032, 0.045, 0.032), tol=1e-3), r, fillet_size(b, r, mm))
     b.name_faces("joint4", lambda c, bb: any(on_plane(2, s * 0.04, within=0.01)(c, bb) for s in (1, -1)))
     b.name_faces("joint5", on_plane(1, 0.07))
 
@@ -149,7 +150,7 @@ def wrist_roll(b, mm):
     solid = b.cut(body, inner)
     r = FILLET["wrist_roll"]
     inner_corners = (circle_edge(0.028, 0.085), circle_edge(0.028, D6 - 0.015))
-    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, fillet_size(r, mm))
+    b.fillet(solid, lambda c, bb: any(p(c, bb) for p in inner_corners), r, fillet_size(b, r, mm))
     b.name_faces("joint5", on_plane(2, 0.07))
     b.name_faces("joint6", on_plane(2, D6))
 
@@ -170,30 +171,61 @@ def gripper(b, mm):
     r = FILLET["gripper"]
     claw_root = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and abs(bb[5] - 0.035) < 1e-6
                                and 0.05 - 1e-6 <= abs(c[0]) <= 0.065 + 1e-6)
-    solid = b.fillet(solid, claw_root, r, fillet_size(r, mm))
+    solid = b.fillet(solid, claw_root, r, fillet_size(b, r, mm))
     # the palm's sides on the flange, then (as for the waist's column) the flange's rim under the palm's overhang
     solid = b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-                     and bb[4] - bb[1] < 1e-6, r, fillet_size(r, mm))
+                     and bb[4] - bb[1] < 1e-6, r, fillet_size(b, r, mm))
     b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-             and bb[4] - bb[1] > 1e-6, r, fillet_size(r, mm))
+             and bb[4] - bb[1] > 1e-6, r, fillet_size(b, r, mm))
     b.name_faces("joint6", on_plane(2, 0.0))
     b.name_faces("claw_left", on_plane(0, 0.045))
     b.name_faces("claw_right", on_plane(0, -0.045))
 
 
-# fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes); each
-# fillet's faces are meshed at FILLET_SIZE times its radius (quadratic elements: 3 across a 90 degree fillet)
-FILLET_SIZE = 0.75
+# fillet radius [m] per part at its re-entrant corners on the load path (see README.md beside the meshes)
 FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
 
+# The local sizing rules (all scaled by --size-factor, so that a finer level refines the same rule), chosen where
+# benchmarks/bench_convergence.py found each link's peak (docs/peaks.md). Quadratic elements across each part's
+# fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself and
+# fewer did not converge it (base, forearm, wrist), three elsewhere (a ball below refines the waist's and gripper's
+# peaks; the upper arm's changes by about 2% over four levels whatever the count, 2 to 5).
+FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
+
+# Balls of finer elements, part -> ((centre (3,) [m], size [m], radius [m]), ...): where a fillet ends on a sharp
+# convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's end by its clamped
+# joint-5 flange (its per-link peak there turned out to be the clamped edge's support singularity; its peak away from
+# the support is converged)
+PEAK_BALLS = {
+    "waist": tuple(((sx * 0.07, 0.065, -0.086), 0.0015, 0.006) for sx in (1, -1)),
+    "gripper": tuple(((sx * x, sy * 0.015, 0.038), 0.001, 0.003) for x in (0.05, 0.065) for sx in (1, -1)
+                     for sy in (1, -1)),
+    "wrist_roll": (((0.0, 0.0, 0.07), 0.0064, 0.045),),
+}
 
 
-def fillet_size(radius: float, mm: dict, fraction: float = FILLET_SIZE) -> float:
-    """Element size [m] on a fillet of ``radius`` [m]: ``fraction`` x radius (the shipped sizing), or, with
-    ``mm["fillet_elements"]`` = n, a quarter circle's length over n (n elements across a 90 degree fillet)."""
+# Curvature sizing (gmsh, elements per full circle of a curved face): PartBuilder's 16, limited by the part's
+# smallest size (a quarter of its size); in a part with a ball finer than that, which lowers the limit, at most the
+# fillet rule's 4 n, else 16 per circle would refine every curved face of the part beyond its fillets' rule
+CURVATURE_POINTS = {name: min(16, 4 * n) if name in PEAK_BALLS else 16 for name, n in FILLET_ELEMENTS.items()}
+
+
+def fillet_size(b, radius: float, mm: dict) -> float:
+    """Element size [m] on a fillet of ``radius`` [m] of the part ``b`` builds: its quarter circle over
+    ``mm["fillet_elements"]``, or when that is None the part's FILLET_ELEMENTS
+    (:func:`structcheck.fe.geometry.fillet_size`)."""
     n = mm.get("fillet_elements")
-    return fraction * radius if n is None else (np.pi * radius / 2) / n
+    return geometry.fillet_size(radius, FILLET_ELEMENTS[b.name] if n is None else n)
+
+
+def with_peak_balls(fn):
+    """The part function ``fn(b, mm)`` followed by the part's PEAK_BALLS (sizes scaled with the part's)."""
+    def build(b, mm):
+        fn(b, mm)
+        for centre, size, radius in PEAK_BALLS.get(b.name, ()):
+            b.refine_near(centre, size, radius)
+    return build
 
 
 # the shipped meshes are second order: 10-node tets with their mid-side nodes on the CAD surfaces (fillets, bores)
@@ -227,17 +259,19 @@ def check_wall(wall_mm) -> float:
 def build_meshes(out: Path, wall_mm: float = DEFAULT_WALL_MM, size_factor: float = 1.0, verbose=True,
                  order: int = ORDER, fillet_elements: float | None = None, parts=None) -> Path:
     """Write ``<part>.msh`` for every part (or those named in ``parts``) into ``out`` (``order`` 2: curved 10-node
-    tets, as shipped; 1: linear tets); ``fillet_elements``: elements across each fillet's quarter circle (its
-    size tied to its radius, scaled by ``size_factor`` too; None: the shipped sizing, 3/4 of the radius); return
-    ``out``."""
+    tets, as shipped; 1: linear tets) with the shipped local sizing rules (FILLET_ELEMENTS, PEAK_BALLS), all
+    sizes times ``size_factor``; ``fillet_elements``: elements across every fillet's quarter circle instead of
+    the part's own count (None: shipped); return ``out``."""
     from structcheck.geometry import write_part_meshes
 
-    if fillet_elements is not None and not (isinstance(fillet_elements, (int, float)) and fillet_elements > 0):
-        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle or None, got "
-                         f"{fillet_elements!r}")
+    if fillet_elements is not None and (isinstance(fillet_elements, bool) or not (
+            isinstance(fillet_elements, (int, float)) and np.isfinite(fillet_elements) and fillet_elements > 0)):
+        raise InputError(f"fillet_elements must be a positive number of elements per quarter circle or None (the "
+                         f"parts' own counts), got {fillet_elements!r}")
     mm = {"wall": check_wall(wall_mm), "fillet_elements": fillet_elements}
-    chosen = PARTS if parts is None else {n: PARTS[n] for n in parts}
-    return write_part_meshes(chosen, out, size_factor, args=(mm,), order=order, verbose=verbose)
+    chosen = {n: (with_peak_balls(fn), size) for n, (fn, size) in PARTS.items() if parts is None or n in parts}
+    return write_part_meshes(chosen, out, size_factor, args=(mm,), order=order, verbose=verbose,
+                             curvature_points=CURVATURE_POINTS)
 
 
 def part_mesh(name: str, size_factor: float, wall_mm: float = DEFAULT_WALL_MM,
@@ -316,6 +350,6 @@ if __name__ == "__main__":
                     out, wall_mm, size_factor, order=order, fillet_elements=fillet_elements),
                 SHIPPED, (("--wall-mm", dict(type=float, default=DEFAULT_WALL_MM, help="upper-arm wall thickness [mm]")),
                           ("--fillet-elements", dict(type=float, default=None, help=(
-                              "elements across each fillet's quarter circle (size tied to the radius; default: "
-                              "the shipped 3/4 of the radius, about two)")))),
+                              "elements across every fillet's quarter circle (default: each part's own count, "
+                              "FILLET_ELEMENTS, as shipped)")))),
                 order=ORDER)

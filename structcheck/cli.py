@@ -18,6 +18,9 @@ from typing import Any, Callable
 
 from .errors import InputError
 
+#: `structcheck converge --refine` values: structcheck.converge.Refinement's (not imported here: --help stays fast)
+REFINE_CHOICES = ("global", "peak")
+
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
 
@@ -198,12 +201,15 @@ def _cmd_info(args) -> int:
 
 
 def _cmd_converge(args) -> int:
-    from .converge import TOLERANCE, converge, format_report, level_factors
+    from .converge import TOLERANCE, Refinement, converge, format_report, level_factors
 
-    module, study = build_study(args.study, _params(args.set), debug=args.traceback, with_module=True)
+    params = _params(args.set)
+    module, study = build_study(args.study, params, debug=args.traceback, with_module=True)
     factors = tuple(args.factors) if args.factors else level_factors(args.levels)
     report = converge(study, factors, getattr(module, "mesh_part", None), links=args.link,
-                      tolerance=(TOLERANCE if args.tolerance is None else args.tolerance / 100), progress=not args.quiet)
+                      tolerance=(TOLERANCE if args.tolerance is None else args.tolerance / 100), progress=not args.quiet,
+                      refine=Refinement(args.refine),
+                      rebuild=lambda: build_study(args.study, params, debug=args.traceback))
     print(format_report(report))
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=2) + "\n")
@@ -335,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--factors", type=float, nargs="+", metavar="F",
                    help="explicit size factors instead, starting at 1 and decreasing (e.g. 1 0.5 0.25)")
     k.add_argument("--link", action="append", help="only this link (repeatable)")
+    k.add_argument("--refine", choices=REFINE_CHOICES, default="global",
+                   help="global: every element size times f (default); peak: only around each link's peak, its "
+                        "part re-built by build() with a gmsh size field (PartBuilder parts named after their links)")
     k.add_argument("--tolerance", type=float, metavar="PCT", help="converged within this error, percent (default 3)")
     k.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     k.add_argument("--quiet", action="store_true", help="no progress lines")

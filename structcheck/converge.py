@@ -3,11 +3,13 @@ extrapolated (Richardson, :mod:`structcheck.checks.convergence`) with an estimat
 whether its verdict could flip within that error.
 
     structcheck converge STUDY [--set NAME=VALUE] [--levels 3] [--factors 1 0.8 0.667] [--link NAME]
+                               [--refine global|peak]
 
 Levels: mesh size factors f_k = 1 / (1 + k / 4), k = 0 .. levels - 1 (1, 0.8, 0.667, 0.571, ...); level 0 is the
 study's own mesh. Each link is solved alone, in the per-link model (``flexibility='link'``: the link supported at
 its proximal joint, loaded by the rigid-body stage's joint wrenches, body loads and forces; its own ringing
-samples added), so a link's levels differ only in its mesh; fatigue is not run. Its other links keep their meshes
+samples added; the finer levels are solved on the first level's samples), so a link's levels differ only in
+its mesh; fatigue is not run. Its other links keep their meshes
 (they enter only through their mass properties).
 
 Where the finer meshes come from. A study script that can re-mesh its parts defines
@@ -15,19 +17,28 @@ Where the finer meshes come from. A study script that can re-mesh its parts defi
     def mesh_part(link: str, size_factor: float) -> structcheck.Part
 
 (optionally with a keyword ``study``: the study being checked, e.g. for its ``parameters``) returning the link's
-part meshed with every element size (global and local: fillets, refinement balls) times ``size_factor``; a gmsh generator passes the factor on (``PartBuilder(..., local_size_factor=f)``, as
-``meshes/make_paper004_meshes.py`` and ``write_part_meshes`` do), so a fillet meshed at 3/4 of its radius stays
-resolved in proportion. Without ``mesh_part``, a straight-sided part (a linear tet mesh: skfem ``MeshTet``) is
+part meshed with every element size (global and local: fillets, refinement balls) times ``size_factor``; a gmsh
+generator passes the factor on (``PartBuilder(..., local_size_factor=f)``, as ``meshes/make_paper004_meshes.py``
+and ``write_part_meshes`` do), so a fillet meshed at five elements across its quarter circle stays resolved in
+proportion. Without ``mesh_part``, a straight-sided part (a linear tet mesh: skfem ``MeshTet``) is
 refined uniformly, every tet split into 8 (h halves per level: f = 1, 1/2, 1/4, ..., so at most three levels are
 practical; its named surfaces follow their facets), and a curved (tetra10) part is an error: splitting would keep
 the coarse mesh's quadratic approximation of the CAD surfaces (the fillet's facets) instead of the CAD geometry,
 and it is the geometry a fillet's peak depends on.
 
+``--refine peak`` (:attr:`Refinement.PEAK`) refines only where the peak is: each finer level re-runs the study's
+``build()`` with a gmsh Ball size field around the link's peak on its first mesh (``PEAK_BALL_ELEMENTS`` element
+sizes h of that mesh in radius, f h inside, growing to the part's own sizes over as much again), so a part of
+100,000 nodes is checked at the cost of a few thousand more per level. The link's part must be built there by a
+``PartBuilder`` named after the link (as the template study's are). The error estimate is then that of the peak's
+neighbourhood: the rest of the mesh stays as it was.
+
 The peak studied is the verdict's: the link's unaveraged max von Mises over its mesh and the analysis grid, with
 its safety factor. A link's verdict *may flip* when its required safety factor lies between the safety factors of
 the finest peak plus and minus its estimated error. A link is *converged* when that error (the GCI, or without a
-monotone trend the scatter of its levels) is within ``tolerance`` (relative); a peak that keeps growing (``not converging``) sits on a singularity (a
-clamped edge, a sharp re-entrant corner): its peak away from the support band is reported beside it.
+monotone trend the scatter of its levels) is within ``tolerance`` (relative); a peak that keeps growing (``not
+converging``) sits on a singularity (a clamped edge, a sharp re-entrant corner): its peak away from the support
+band is reported beside it.
 """
 from __future__ import annotations
 
@@ -35,6 +46,7 @@ import inspect
 import sys
 import time
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any, Callable
 
 import numpy as np
@@ -44,6 +56,18 @@ from .errors import InputError
 
 #: relative error within which a peak counts as converged (the issue's and the README's 3%)
 TOLERANCE = 0.03
+#: radius of the refined ball around a link's peak, in element sizes of its first mesh there
+PEAK_BALL_ELEMENTS = 4.0
+
+
+class Refinement(Enum):
+    """How a link's finer meshes are made: ``GLOBAL``, every element size times f (the script's
+    ``mesh_part(link, size_factor)``, else every tet split into 8); ``PEAK``, the link's part re-built by the
+    study's ``build()`` with its elements within a ball around its first mesh's peak at f times their size
+    there (a gmsh size field: :func:`structcheck.fe.geometry.refined_around`), the rest of the part unchanged."""
+
+    GLOBAL = "global"
+    PEAK = "peak"
 
 
 def level_factors(levels: int) -> tuple[float, ...]:
@@ -139,9 +163,11 @@ class ConvergenceReport:
                           for n, c in self.links.items()}}
 
 
-def solve_link(study, name: str) -> LinkLevel:
-    """The per-link model's response of the link ``name`` alone (its loads from the study's rigid-body stage on
-    the analysis grid plus the link's own ringing samples), without fatigue; the level's size factor is left 1."""
+def solve_link(study, name: str, t: np.ndarray | None = None) -> tuple[LinkLevel, np.ndarray]:
+    """The per-link model's response of the link ``name`` alone, without fatigue, and the samples ``t`` [s] it was
+    solved on: the given ones, else the study's analysis grid plus the link's own ringing samples (a finer mesh is
+    solved on its coarsest level's samples, so that the levels' peaks are compared at the same instants, not
+    moved by a sample more or less on a 10 ms load ramp); the level's size factor is left 1."""
     from . import study as st
     from .structural.link import link_basis, link_solution
 
@@ -151,11 +177,12 @@ def solve_link(study, name: str) -> LinkLevel:
     if name not in prep.fe_links:
         raise InputError(f"link {name!r} has no part; the study's FE links are {list(prep.fe_links)}")
     prep = replace(prep, fe_links=(name,))
-    rigid = st.rigid_stage(study, prep, prep.grid.t)
+    rigid = st.rigid_stage(study, prep, prep.grid.t if t is None else np.asarray(t, float))
     loads = st.link_loads(study, prep, rigid)
     ld = loads[name]
     bases = {name: link_basis(study, name, ld)}
-    rigid, loads, _ = st.refine(study, prep, bases, rigid, loads)
+    if t is None:
+        rigid, loads, _ = st.refine(study, prep, bases, rigid, loads)
     sol = link_solution(study, name, bases[name], loads[name], rigid.t)
     part, r = sol.part, sol.response
     sf = part.material.safety_factor(r.vm_envelope_nodes, r.principal_envelope)
@@ -166,7 +193,7 @@ def solve_link(study, name: str) -> LinkLevel:
         safety_factor=float(sf.min()), averaged_peak_pa=float(r.max_von_mises_averaged),
         stress_discontinuity=float(r.stress_discontinuity),
         peak_away_from_support_pa=float(r.vm_envelope_nodes[away].max()) if away.any() else float("nan"),
-        seconds=time.perf_counter() - t0)
+        seconds=time.perf_counter() - t0), rigid.t
 
 
 def split_part(part, times: int = 1):
@@ -220,11 +247,47 @@ def refined_parts(study, name: str, factors, mesh_part: Callable | None) -> tupl
     return (split_part(study.parts[name], int(k)) for k in np.round(times)), "uniform splitting (tet into 8)"
 
 
+def local_size(part, point) -> float:
+    """Mean edge length [m] of the elements of ``part`` around its vertex nearest to ``point`` (3,) [m]."""
+    vertices = part.mesh.p[:, :part.mesh.nvertices]
+    v = int(np.argmin(np.linalg.norm(vertices.T - np.asarray(point, float), axis=1)))
+    tets = part.mesh.t[:4, np.any(part.mesh.t[:4] == v, axis=0)]  # (4, k) vertex indices
+    x = vertices[:, tets]  # (3, 4, k)
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    return float(np.mean([np.linalg.norm(x[:, a] - x[:, b], axis=0) for a, b in pairs]))
+
+
+def peak_parts(study, name: str, factors, rebuild: Callable, levels: list):
+    """The link's parts at the size ``factors`` (an iterator): first the study's own; then, once its first level
+    is solved into ``levels``, the part re-built by ``rebuild()`` (the study script's build) with the elements
+    within ``PEAK_BALL_ELEMENTS`` element sizes h of that level's peak at f h. InputError when the build makes no
+    :class:`~structcheck.fe.geometry.PartBuilder` part named after the link."""
+    from .fe.geometry import refined_around
+
+    yield study.parts[name]
+    point = levels[0].location_link_m
+    h = local_size(study.parts[name], point)
+    for f in factors[1:]:
+        with refined_around(name, point, f * h, PEAK_BALL_ELEMENTS * h) as ball:
+            part = rebuild().parts[name]
+        if not ball.parts_built:
+            raise InputError(f"link {name!r}: refining around its peak re-builds the study's parts with "
+                             f"structcheck.geometry.PartBuilder, and its build() made no PartBuilder named "
+                             f"{name!r}; name the link's PartBuilder after the link, or use --refine global")
+        yield part
+
+
 def converge(study, factors, mesh_part: Callable | None = None, links=None, tolerance: float = TOLERANCE,
-             progress: bool = True) -> ConvergenceReport:
+             progress: bool = True, refine: Refinement = Refinement.GLOBAL,
+             rebuild: Callable | None = None) -> ConvergenceReport:
     """Each link of ``links`` (default every FE link) of ``study`` solved on its meshes at the size ``factors``
-    (first 1.0, decreasing), its peak analysed: see the module docstring. Progress (counts, elapsed and estimated
-    time left, by nodes solved) on stderr unless ``progress`` is False."""
+    (first 1.0, decreasing), its peak analysed: see the module docstring. ``refine``: how the finer meshes are
+    made (:class:`Refinement`; ``PEAK`` needs ``rebuild``, a callable building the study again). Progress
+    (counts, elapsed and estimated time left, by nodes solved) on stderr unless ``progress`` is False."""
+    if not isinstance(refine, Refinement):
+        raise InputError(f"refine must be one of {[r.value for r in Refinement]}, got {refine!r}")
+    if refine is Refinement.PEAK and rebuild is None:
+        raise InputError("refining around the peaks needs the study script's build() to re-build the parts")
     factors = tuple(float(f) for f in factors)
     if len(factors) < 3 or factors[0] != 1.0 or any(b >= a for a, b in zip(factors, factors[1:])) or factors[-1] <= 0:
         raise InputError(f"size factors must start at 1 and decrease, at least three of them, got {list(factors)}")
@@ -241,8 +304,12 @@ def converge(study, factors, mesh_part: Callable | None = None, links=None, tole
     total, done, t0, count = sum(work.values()), 0.0, time.perf_counter(), 0
     out, notes, failed = {}, {}, {}
     for name in names:
-        parts, notes[name] = refined_parts(study, name, factors, mesh_part)
-        levels = []
+        levels, samples = [], None
+        if refine is Refinement.PEAK:
+            parts, notes[name] = (peak_parts(study, name, factors, rebuild, levels),
+                                  f"refined within {PEAK_BALL_ELEMENTS:g} elements of each link's peak")
+        else:
+            parts, notes[name] = refined_parts(study, name, factors, mesh_part)
         for f in factors:
             try:  # a finer mesh that cannot be made or read loses its link, not the others
                 part = next(parts)
@@ -251,7 +318,8 @@ def converge(study, factors, mesh_part: Callable | None = None, links=None, tole
                 if progress:
                     print(f"converge: {name} size factor {f:.3g}: mesh failed: {exc}", file=sys.stderr, flush=True)
                 break
-            level = replace(solve_link(replace(study, parts={**study.parts, name: part}), name), size_factor=f)
+            level, t = solve_link(replace(study, parts={**study.parts, name: part}), name, samples)
+            level, samples = replace(level, size_factor=f), t if samples is None else samples
             levels.append(level)
             count += 1
             done += work[name, f]

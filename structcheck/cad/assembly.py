@@ -324,7 +324,7 @@ def mesh_link(plan: AssemblyPlan, link: str, sizing: MeshSizing, order: int, pat
     surfaces = {ch.surface for ch in plan.choices if ch.link == link}
     # the mesh's physical volume is named after the part: not after one of its surfaces (a base link 'ground')
     part_name = link if link not in surfaces else f"{link}_solid"
-    with PartBuilder(part_name, size, curvature_points=sizing.curvature_points, order=order) as b:
+    with PartBuilder(part_name, size, curvature_points=sizing.link_curvature_points(link), order=order) as b:
         vols = [t for d, t in read_shapes(b.gmsh, plan.brep, plan.scale) if d == 3]
         mine = [v for v in vols if _is_solid_of(b, v, plan.solids[link])]
         b.occ.remove([(3, v) for v in vols if v not in mine], recursive=True)
@@ -336,6 +336,8 @@ def mesh_link(plan: AssemblyPlan, link: str, sizing: MeshSizing, order: int, pat
         for name, keys in named.items():
             b.name_faces(name, _keyed(keys))
         fillets = size_blends(b, link, sizing, itf.boundary_faces(b.gmsh, mine))
+        for centre, ball_size, radius in sizing.link_balls(link):
+            b.refine_near(centre, ball_size, radius)
         b.build(mine)
         return b.write(path), fillets
 

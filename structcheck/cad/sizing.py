@@ -16,9 +16,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import InputError, require_number
+from ..fe.geometry import fillet_size
 
-#: element size on a fillet over its radius: about two quadratic elements across a 90 degree fillet
-FILLET_FRACTION = 0.75
 #: a cylindrical or toroidal face turning through less than this [rad] is a blend (fillet or round)
 BLEND_MAX_ANGLE = np.radians(175.0)
 #: a curved face of another kind is a blend when its smaller radius of curvature varies by less than this fraction
@@ -28,8 +27,9 @@ SIZE_DIVISIONS = 30.0
 
 
 def default_fillet(link: str, radius: float) -> float:
-    """:data:`FILLET_FRACTION` times the fillet's ``radius`` [m]."""
-    return FILLET_FRACTION * radius
+    """The shared fillet rule, :func:`structcheck.fe.geometry.fillet_size`: the quarter circle of ``radius`` [m]
+    over :data:`~structcheck.fe.geometry.FILLET_ELEMENTS` quadratic elements."""
+    return fillet_size(radius)
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,30 @@ class MeshSizing:
     """How the imported parts are meshed. ``size``: the largest element edge [m], one for every link or link ->
     size (a link left out, or None: its bounding-box diagonal / :data:`SIZE_DIVISIONS`); ``fillet(link, radius)``
     -> element size [m] on that link's fillet faces of ``radius`` [m] (None: no fillet sizing);
-    ``curvature_points``: elements per 2 pi of a curved edge, as in :class:`~structcheck.geometry.PartBuilder`."""
+    ``curvature_points``: elements per 2 pi of a curved edge, as in :class:`~structcheck.geometry.PartBuilder`, one
+    number or link -> number (a link left out: 16); ``refine``: link -> balls of finer elements ((centre (3,) [m],
+    link frame; size [m]; radius [m]), ...), as :meth:`~structcheck.geometry.PartBuilder.refine_near` makes them
+    (e.g. around the peaks ``structcheck converge`` found)."""
 
     size: float | Mapping | None = None
     fillet: Callable[[str, float], float] | None = default_fillet
-    curvature_points: int = 16
+    curvature_points: int | Mapping = 16
+    refine: Mapping | None = None
+
+    def link_curvature_points(self, link: str) -> int:
+        """Elements per 2 pi of a curved edge of ``link``."""
+        points = self.curvature_points
+        return int(points.get(link, 16) if isinstance(points, Mapping) else points)
+
+    def link_balls(self, link: str) -> tuple:
+        """The balls (centre (3,) [m], size [m], radius [m]) of finer elements of ``link``, checked."""
+        balls = tuple((self.refine or {}).get(link, ()))
+        for i, (centre, size, radius) in enumerate(balls):
+            for k, x in enumerate(np.ravel(centre)):
+                require_number(f"refinement ball {i} of link {link!r}: centre[{k}]", x, "m")
+            require_number(f"refinement ball {i} of link {link!r}: size", size, "m", above=0)
+            require_number(f"refinement ball {i} of link {link!r}: radius", radius, "m", above=0)
+        return balls
 
     def link_size(self, link: str, diagonal: float) -> float:
         """The element size [m] of ``link``, whose solids' bounding box has the ``diagonal`` [m]."""

@@ -22,6 +22,24 @@ import numpy as np
 from ..errors import InputError, require_number
 
 
+#: gmsh's high-order optimization works on every curved element whose minimum scaled Jacobian is below this
+HIGH_ORDER_QUALITY = 0.3
+
+
+#: quadratic elements across a fillet's quarter circle (:func:`fillet_size`, the default of imported CAD parts):
+#: the count under which the paper-004 peaks that lie on a fillet (base, wrist) change by less than 3% over three
+#: further refinements (docs/peaks.md)
+FILLET_ELEMENTS = 5
+
+
+def fillet_size(radius: float, elements: float = FILLET_ELEMENTS) -> float:
+    """Element size [m] on a fillet of ``radius`` [m]: its quarter circle pi r / 2 over ``elements``; pass it to
+    :meth:`PartBuilder.fillet` (the sizing rule of the paper-004 generator, for any part meshed like its parts)."""
+    require_number("fillet radius", radius, "m", above=0)
+    require_number("elements across a fillet's quarter circle", elements, above=0)
+    return float(np.pi * radius / 2 / elements)
+
+
 @dataclass
 class Coarsening:
     """The element-size ``factor`` of a :func:`coarser_meshes` block and how many parts were built in it."""
@@ -43,6 +61,36 @@ def coarser_meshes(factor: float):
         yield _COARSENING.get()
     finally:
         _COARSENING.reset(token)
+
+
+@dataclass
+class PeakRefinement:
+    """A :func:`refined_around` block: the part ``name``, the ball (``point`` (3,) [m, link frame], ``size`` [m],
+    ``radius`` [m]) and how many parts of that name were built in it."""
+
+    name: str
+    point: tuple
+    size: float
+    radius: float
+    parts_built: int = 0
+
+
+_PEAK = contextvars.ContextVar("structcheck_peak_refinement", default=None)
+
+
+@contextmanager
+def refined_around(name: str, point, size: float, radius: float):
+    """Within the block a :class:`PartBuilder` named ``name`` meshes at ``size`` [m] within ``radius`` [m] of
+    ``point`` (3,) [m, its frame], growing to its own sizes over another ``radius`` (a gmsh Ball size field):
+    ``structcheck converge --refine peak`` re-builds a study this way around each link's peak. Yields the
+    :class:`PeakRefinement`, counting the parts built."""
+    point = tuple(require_number(f"refinement point[{i}]", x, "m") for i, x in enumerate(np.ravel(point)))
+    token = _PEAK.set(PeakRefinement(name, point, require_number("refinement size", size, "m", above=0),
+                                     require_number("refinement radius", radius, "m", above=0)))
+    try:
+        yield _PEAK.get()
+    finally:
+        _PEAK.reset(token)
 
 
 def mesh_size_scale() -> float:
@@ -70,6 +118,9 @@ class PartBuilder:
             coarsening.parts_built += 1
         self.local_size_factor = require_number(f"part {name!r}: local_size_factor", local_size_factor,
                                                 above=0) * scale
+        #: after :meth:`build` with ``order=2``: the smallest minimum scaled Jacobian of the curved elements (gmsh's
+        #: minSJ: 1 for straight edges, <= 0 folded)
+        self.min_scaled_jacobian = float("nan")
         #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD
         #: surface it belongs to
         self.surface_deviation = float("nan")
@@ -84,6 +135,10 @@ class PartBuilder:
         self.divisions: list[tuple] = []
         #: (points along the filleted edges (n, 3), element size, radius) per sized fillet
         self.fillet_sizes: list[tuple] = []
+        peak = _PEAK.get()
+        if peak is not None and peak.name == name:  # a converge level refined around this part's peak
+            peak.parts_built += 1
+            self.refinements.append((np.asarray(peak.point, float), peak.size, peak.radius))
 
     def __enter__(self):
         import gmsh
@@ -245,8 +300,16 @@ class PartBuilder:
             # moving boundary mid-side nodes onto a curved face can fold thin elements: gmsh then moves interior
             # nodes (elastic analogy and optimization) until every element's Jacobian is positive
             gmsh.option.setNumber("Mesh.HighOrderOptimize", 2)
+            # ... and every element whose minimum scaled Jacobian is below HIGH_ORDER_QUALITY (gmsh's default,
+            # 0.1, left elements curved so badly that their stress read 115% off their neighbours')
+            gmsh.option.setNumber("Mesh.HighOrderThresholdMin", HIGH_ORDER_QUALITY)
             gmsh.model.mesh.setOrder(2)
             gmsh.model.mesh.optimize("HighOrder")
+            tags = np.concatenate(gmsh.model.mesh.getElements(3)[1])
+            self.min_scaled_jacobian = float(gmsh.model.mesh.getElementQualities(tags, "minSJ").min())
+            if not self.min_scaled_jacobian > 0:
+                raise InputError(f"part {self.name!r}: gmsh left curved elements folded (minimum scaled Jacobian "
+                                 f"{self.min_scaled_jacobian:.3g}); change the mesh size or the fillet sizes")
         self.surface_deviation = self._surface_deviation([t for _, t in faces])
 
     def _surface_deviation(self, faces) -> float:
@@ -363,13 +426,13 @@ def import_step(path, name: str, surfaces: dict, mesh_size: float, out, scale: f
         return b.write(out)
 
 
-def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple = (), curvature_points: int = 16,
-                      order: int = 1, verbose: bool = True) -> Path:
+def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple = (),
+                      curvature_points: int | dict = 16, order: int = 1, verbose: bool = True) -> Path:
     """The body of a mesh generator script: every part of ``parts`` (name -> (function adding its solids and
     names to a :class:`PartBuilder`, called as ``fn(builder, *args)``; mesh size [m])) meshed at its size times
     ``size_factor`` (its local sizes too) into ``out/<name>.msh``, with its node counts printed when ``verbose``.
-    ``order`` 1 writes linear tets (the FE raises them to straight-edged P2), 2 ``tetra10`` with curved boundaries.
-    Returns ``out``."""
+    ``order`` 1 writes linear tets (the FE raises them to straight-edged P2), 2 ``tetra10`` with curved boundaries;
+    ``curvature_points``: one number for every part or part name -> number. Returns ``out``."""
     require_number("size_factor", size_factor, "1.0: the shipped mesh sizes", above=0)
     if order not in (1, 2):
         raise InputError(f"mesh order must be 1 (linear tets) or 2 (curved 10-node tets), got {order!r}")
@@ -377,7 +440,8 @@ def write_part_meshes(parts: dict, out, size_factor: float = 1.0, *, args: tuple
     out.mkdir(parents=True, exist_ok=True)
     width = max(map(len, parts), default=0)
     for name, (fn, size) in parts.items():
-        with PartBuilder(name, size * size_factor, curvature_points=curvature_points, order=order,
+        points = curvature_points[name] if isinstance(curvature_points, dict) else curvature_points
+        with PartBuilder(name, size * size_factor, curvature_points=points, order=order,
                          local_size_factor=size_factor) as b:
             fn(b, *args)
             b.build(None)

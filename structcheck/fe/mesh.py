@@ -109,30 +109,49 @@ def _curved_mass_properties(nodes: np.ndarray, ref: np.ndarray, density: float) 
 
 
 def curved_jacobians(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, X: np.ndarray) -> np.ndarray:
-    """det J (m, q) of the isoparametric map of curved tets at reference points X (3, q), relative to the
-    determinant of the straight tet on the same vertices (1 where the edges are straight)."""
+    """Scaled det J (m, q) of the isoparametric map of curved tets at reference points X (3, q): det J over its
+    largest magnitude at those points in the same element (+-1 everywhere for a straight tet; of both signs or 0
+    somewhere: the map folds). The straight tet on the vertices is no reference: gmsh's high-order optimization
+    moves vertices as well as mid-side nodes, so a valid curved element may sit on vertices whose straight tet
+    is inverted."""
     from .assembly import p2_reference
 
     nodes = np.concatenate([points[tets], midside], axis=1)
     dN = p2_reference(X)[1]
     det = np.linalg.det(np.einsum("mfd,frq->mqdr", nodes, dN))
-    return det / (6 * tet_volumes(points, tets))[:, None]
+    return det / np.maximum(np.abs(det).max(axis=1, keepdims=True), 1e-300)
 
 
-def check_curved(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, where: str = "mesh") -> None:
-    """Raise MeshError for curved tets whose isoparametric map folds: det J <= 0 at a node or a quadrature point
-    (a mid-side node too far from its edge's midpoint for the element's size)."""
+def curved_orientation(points: np.ndarray, tets: np.ndarray, midside: np.ndarray) -> np.ndarray:
+    """Sign (m,) of det J of curved tets at the reference centroid (the element's orientation)."""
+    return np.sign(curved_jacobians(points, tets, midside, np.full((3, 1), 0.25))[:, 0])
+
+
+def curved_quality(points: np.ndarray, tets: np.ndarray, midside: np.ndarray) -> np.ndarray:
+    """Per curved tet (m,): the smallest det J at its 10 nodes and the 7th-order quadrature points over the
+    largest, signed by its orientation (1: straight edges; <= 0: the map folds; like gmsh's minimum scaled
+    Jacobian, low values mean a badly curved element)."""
     from skfem import ElementTetP2
     from skfem.quadrature import get_quadrature
     from skfem.refdom import RefTet
 
-    X = np.hstack([ElementTetP2().doflocs.T, get_quadrature(RefTet, 7)[0]])
-    ratio = curved_jacobians(points, tets, midside, X).min(axis=1)
-    bad = np.nonzero(ratio <= 0.0)[0]
+    scaled = curved_jacobians(points, tets, midside, np.hstack([ElementTetP2().doflocs.T,
+                                                                 get_quadrature(RefTet, 7)[0]]))
+    return (scaled * curved_orientation(points, tets, midside)[:, None]).min(axis=1)
+
+
+def check_curved(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, where: str = "mesh") -> None:
+    """Raise MeshError for curved tets whose isoparametric map folds (:func:`curved_quality` <= 0), e.g. a
+    mid-side node too far from its edge's midpoint for the element's size, or another node order than tetra10's."""
+    bad = np.nonzero(curved_quality(points, tets, midside) <= 0.0)[0]
     if len(bad):
+        a, b = points[tets[bad][:, TET10_EDGES[:, 0]]], points[tets[bad][:, TET10_EDGES[:, 1]]]
+        off = (np.linalg.norm(midside[bad] - 0.5 * (a + b), axis=2) / np.linalg.norm(b - a, axis=2)).max()
+        hint = (f"; a mid-side node lies {off:.3g} edge lengths from its edge's midpoint: is the node order "
+                f"tetra10's (edges {TET10_EDGES.tolist()})?" if off > 0.5 else "")
         raise MeshError(f"{where}: {len(bad)} curved element(s) with a folded map (det J <= 0 inside), e.g. "
                         f"elements {bad[:8].tolist()}; refine the mesh near curved faces or optimize it "
-                        f"(gmsh Mesh.HighOrderOptimize)")
+                        f"(gmsh Mesh.HighOrderOptimize){hint}")
 
 
 def read_mesh(path, units: str = "m") -> TetMesh:
@@ -209,27 +228,15 @@ def read_mesh(path, units: str = "m") -> TetMesh:
             if np.any(remap[cells] < 0):
                 raise MeshError(f"{path}: {kind} {n!r} has cells on points that no tetrahedron uses")
             named[n] = remap[cells]
-    check_mesh(points, tets, str(path), units)
-    # node order is a convention for straight tets: make every element right-handed
-    neg = tet_volumes(points, tets) < 0
+    check_mesh(points, tets, str(path), units, curved=midside is not None)
+    # node order is a convention: make every element right-handed (a curved one by its map at the centroid)
+    neg = tet_volumes(points, tets) < 0 if midside is None else curved_orientation(points, tets, midside) < 0
     tets[neg] = tets[neg][:, [0, 2, 1, 3]]
     if midside is not None:
         # swapping vertices 1 and 2 swaps the edges (0,1) <-> (0,2) and (1,3) <-> (2,3)
         midside[neg] = midside[neg][:, [2, 1, 0, 3, 5, 4]]
-        _check_midside(points, tets, midside, str(path))
+        check_curved(points, tets, midside, str(path))
     return TetMesh(points, tets, surfaces, lines, midside)
-
-
-def _check_midside(points: np.ndarray, tets: np.ndarray, midside: np.ndarray, where: str) -> None:
-    """Raise MeshError if a mid-side node is not near its edge (a node order other than tetra10's) or a curved
-    element folds (:func:`check_curved`)."""
-    a, b = points[tets[:, TET10_EDGES[:, 0]]], points[tets[:, TET10_EDGES[:, 1]]]  # (m, 6, 3)
-    off = np.linalg.norm(midside - 0.5 * (a + b), axis=2) / np.linalg.norm(b - a, axis=2)
-    if off.max() > 0.5:
-        e = int(np.argmax(off.max(axis=1)))
-        raise MeshError(f"{where}: a mid-side node of element {e} lies {off.max():.3g} edge lengths from its "
-                        f"edge's midpoint; expected the tetra10 node order (edges {TET10_EDGES.tolist()})")
-    check_curved(points, tets, midside, where)
 
 
 def folded_elements(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
@@ -254,8 +261,11 @@ def folded_elements(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
     return np.unique(np.concatenate([owner[a[folded]], owner[b[folded]]]))
 
 
-def check_mesh(points: np.ndarray, tets: np.ndarray, where: str = "mesh", units: str = "m") -> None:
-    """Raise MeshError for inverted or degenerate tets, or a size that does not fit the units."""
+def check_mesh(points: np.ndarray, tets: np.ndarray, where: str = "mesh", units: str = "m",
+               curved: bool = False) -> None:
+    """Raise MeshError for inverted or degenerate tets, or a size that does not fit the units. For the vertices
+    of ``curved`` (10-node) tets only the size: their validity is their map's (:func:`check_curved`), the
+    straight tets on their vertices may fold where gmsh's high-order optimization moved a vertex."""
     size = float(np.ptp(points, axis=0).max())
     if size > 50.0:
         hint = " (it looks like millimetres: pass units='mm')" if units == "m" else ""
@@ -263,6 +273,8 @@ def check_mesh(points: np.ndarray, tets: np.ndarray, where: str = "mesh", units:
     if size < 1e-3:
         hint = " (it looks like metres read as millimetres: pass units='m')" if units == "mm" else ""
         raise MeshError(f"{where}: the part is {size:.4g} m across, too small for a robot link{hint}")
+    if curved:
+        return
     vol = tet_volumes(points, tets)
     v = points[tets]
     edges = np.stack([v[:, a] - v[:, b] for a, b in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))], 1)

@@ -148,8 +148,8 @@ class Part:
     def from_skfem(cls, mesh, material, surfaces: dict | None = None, name="part") -> "Part":
         """A Part of a checked skfem.MeshTet or MeshTet2 (nodes [m], link frame); ``surfaces``: name -> facet
         indices."""
-        check_mesh(mesh.p.T, mesh.t.T, name)
         part = cls(mesh, material, surfaces, name)
+        check_mesh(mesh.p.T, mesh.t.T, name, curved=part.geometry_order == 2)
         if part.geometry_order == 2:
             check_curved(part.points, mesh.t.T, part.points[part.cells[:, 4:]], name)
         return part

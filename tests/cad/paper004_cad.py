@@ -93,8 +93,9 @@ def write_assembly(folder: Path, q=None, links=None, moved=None) -> Paper004Cad:
 
 
 def generator_sizing(cad: Paper004Cad):
-    """The generator's sizing for the imported parts: each part's element size, and on each fillet the size the
-    generator gave the fillet of that radius (the nearest radius it made, within 1 %)."""
+    """The generator's sizing for the imported parts: each part's element size, on each fillet the size the
+    generator gave the fillet of that radius (the nearest radius it made, within 1 %), its curvature sizing and its
+    balls of finer elements at the peaks (the generator's rules, generator.CURVATURE_POINTS and PEAK_BALLS)."""
     from structcheck.cad import MeshSizing
 
     def fillet(link, r):
@@ -102,7 +103,7 @@ def generator_sizing(cad: Paper004Cad):
         assert abs(made - r) <= 0.01 * made, (link, r, made)
         return size
 
-    return MeshSizing(cad.size, fillet)
+    return MeshSizing(cad.size, fillet, curvature_points=generator.CURVATURE_POINTS, refine=generator.PEAK_BALLS)
 
 
 def tool_surfaces(cad: Paper004Cad) -> dict:

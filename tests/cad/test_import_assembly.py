@@ -225,3 +225,24 @@ def test_a_pin_in_a_clearance_bore_is_found_coaxial(tmp_path):
     assert elbow["fore"].distance == pytest.approx(0.01, rel=1e-6)
     assert any("links 'upper' and 'fore' do not touch (their solids are 2.00 mm apart)" in str(w.message)
                for w in caught)
+
+
+def test_a_refinement_ball_of_the_sizing_meshes_the_imported_part_finer_there(tmp_path):
+    """MeshSizing(refine=...): the ball's size [m] inside it, the part's size far from it (the paper-004 generator's
+    PEAK_BALLS reach imported parts this way); a ball with a bad size is refused naming the link."""
+    from structcheck.cad import MeshSizing, read_assembly
+
+    step = _boxes(tmp_path, {"upper_tube": ARM["upper_tube"]})
+    centre = np.array([0.1, 0.02, 0.015])  # an edge of the tube's top face
+    sizing = MeshSizing(0.01, refine={"upper": ((centre, 0.002, 0.006),)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no neighbours: both joints by the nearest-face rule
+        part = read_assembly(step, _arm(), {"upper": "upper_tube"}, materials="6061", mesh_size=sizing,
+                             order=1, out=tmp_path / "out").parts["upper"]
+    x = part.mesh.p.T[part.mesh.t[:4].T]  # (m, 4, 3) vertices
+    h = np.linalg.norm(x[:, [0, 0, 0, 1, 1, 2]] - x[:, [1, 2, 3, 2, 3, 3]], axis=2).mean(axis=1)
+    d = np.linalg.norm(x.mean(axis=1) - centre, axis=1)
+    assert np.median(h[d < 0.003]) == pytest.approx(0.002, rel=0.35)
+    assert np.median(h[d > 0.05]) == pytest.approx(0.01, rel=0.35)
+    with pytest.raises(InputError, match="refinement ball 0 of link 'upper': size"):
+        MeshSizing(0.01, refine={"upper": ((centre, -1.0, 0.006),)}).link_balls("upper")

@@ -200,3 +200,29 @@ def test_unsupported_cells_are_named(tmp_path):
         read_mesh(mixed)
     with pytest.raises(MeshError, match="does not exist"):
         read_mesh(tmp_path / "nothing.msh")
+
+
+def test_curved_elements_on_vertices_moved_by_gmsh_are_read():
+    """gmsh's high-order optimization (Mesh.HighOrderOptimize) moves vertices as well as mid-side nodes, so a valid
+    curved mesh can sit on vertices whose straight tets fold. tests/data/gmsh_moved_vertices.msh: the 100 curved
+    elements around 7 such tets of a gmsh 4.15 wrist mesh (R5 fillet, 6 elements per quarter circle at size factor
+    0.571), refused as "inverted" when the straight tets were checked. Read now, each element oriented by its map;
+    pushing one mid-side node across its element still folds the map and is refused."""
+    from pathlib import Path
+
+    import meshio
+
+    from structcheck.fe.mesh import TET10_EDGES, check_curved, curved_quality, folded_elements
+
+    path = Path(__file__).resolve().parents[1] / "data" / "gmsh_moved_vertices.msh"
+    raw = meshio.read(path, file_format="gmsh").cells_dict["tetra10"]
+    assert len(folded_elements(meshio.read(path, file_format="gmsh").points, raw[:, :4])) == 7
+    tm = read_mesh(path)
+    q = curved_quality(tm.points, tm.tets, tm.midside)
+    assert len(q) == 100 and q.min() > 0.15  # measured 0.178: valid, if not well shaped
+    folded = tm.midside.copy()
+    a, b = TET10_EDGES[0]
+    far = tm.points[tm.tets[0, 3]]  # vertex 3, opposite edge (0, 1)
+    folded[0, 0] = 2 * far - 0.5 * (tm.points[tm.tets[0, a]] + tm.points[tm.tets[0, b]])
+    with pytest.raises(MeshError, match="1 curved element\\(s\\) with a folded map"):
+        check_curved(tm.points, tm.tets, folded, "moved")

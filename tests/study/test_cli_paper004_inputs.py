@@ -163,22 +163,80 @@ def test_shipped_meshes_are_second_order_and_follow_the_fillets():
         assert abs(part.with_straight_edges().mass_properties().mass / rho / cad - 1) > 5e-3, name  # 0.9 %, 1.6 %
 
 
-@pytest.mark.parametrize("n, size_factor", [(None, 1.0), (4, 1.0), (4, 0.8), (6, 0.571)])
-def test_fillet_elements_tie_the_fillet_size_to_its_radius(n, size_factor):
-    """--fillet-elements n: each fillet's faces meshed at its quarter circle pi r / 2 over n, times the size factor
-    (None: the shipped 3/4 of the radius); checked on the fillets the parts record before meshing."""
+def _edge_lengths_near(tm, points, within, surface=False):
+    """Mean edge length [m] of each tet of ``tm`` (or with ``surface``, of each boundary triangle) whose centroid
+    lies within ``within`` [m] of one of ``points`` (n, 3)."""
+    cells = tm.tets[:, :4]
+    if surface:
+        faces = np.sort(cells[:, [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]].reshape(-1, 3), axis=1)
+        faces, count = np.unique(faces, axis=0, return_counts=True)
+        cells = faces[count == 1]
+    from scipy.spatial import cKDTree
+
+    v = tm.points[cells]
+    near = cKDTree(np.asarray(points)).query(v.mean(axis=1))[0] < within
+    k = v.shape[1]
+    a, b = np.triu_indices(k, 1)
+    return np.linalg.norm(v[near][:, a] - v[near][:, b], axis=2).mean(axis=1)
+
+
+def test_shipped_meshes_follow_the_local_sizing_rules_with_no_badly_curved_element():
+    """The shipped meshes are the generator's rules (docs/peaks.md): at each fillet the elements are the part's
+    FILLET_ELEMENTS across its quarter circle (fillet_size), inside each of PEAK_BALLS the ball's size; checked on
+    the mesh files' elements (gmsh meets a size field to about 30 %) against the rules as the parts record them.
+    And every curved element keeps det J within 5:1 over its nodes and quadrature points (curved_quality >= 0.2;
+    the generator has gmsh optimize every element below a scaled Jacobian of 0.3): gmsh's default, 0.1, left a
+    wrist element whose stress read 115% off its neighbours'."""
+    from types import SimpleNamespace
+
+    import meshio
+
+    from structcheck.fe.geometry import fillet_size
+    from structcheck.fe.mesh import curved_quality
     from structcheck.geometry import PartBuilder
 
-    for name in ("wrist", "gripper"):
+    assert meshes.PEAK_BALLS.keys() >= {"waist", "gripper", "wrist_roll"}
+    for name, (fn, size) in meshes.PARTS.items():
+        m = meshio.read(meshes.SHIPPED / f"{name}.msh", file_format="gmsh")  # tetra10: vertices, then mid-sides
+        cells = m.cells_dict["tetra10"]
+        tm = SimpleNamespace(points=m.points, tets=cells[:, :4])
+        assert curved_quality(m.points, tm.tets, m.points[cells[:, 4:]]).min() >= 0.2, name
+        with PartBuilder(name, size) as b:
+            meshes.with_peak_balls(fn)(b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": None})
+            fillets, balls = b.fillet_sizes, b.refinements
+        r = meshes.FILLET[name]
+        want = fillet_size(r, meshes.FILLET_ELEMENTS[name])
+        assert all(s == pytest.approx(want, rel=1e-12) for _, s, _ in fillets), name
+        if name not in meshes.PEAK_BALLS:  # on the fillet: its faces lie 0.41 r to r from the edge it rounded
+            h = np.median(_edge_lengths_near(tm, np.vstack([p for p, _, _ in fillets]), 0.9 * r, surface=True))
+            assert h == pytest.approx(want, rel=0.35), (name, h, want)
+        assert len(balls) == len(meshes.PEAK_BALLS.get(name, ()))
+        for centre, s, radius in balls:  # the ball's inner half: its size, not the part's
+            h = np.median(_edge_lengths_near(tm, [centre], radius / 2))
+            assert h == pytest.approx(s, rel=0.35) and h < size / 2, (name, centre, h, s)
+
+
+@pytest.mark.parametrize("n, size_factor", [(None, 1.0), (4, 1.0), (None, 0.8), (6, 0.571)])
+def test_fillet_elements_tie_the_fillet_size_to_its_radius(n, size_factor):
+    """Each fillet's faces meshed at its quarter circle pi r / 2 over n (None: the part's FILLET_ELEMENTS, as
+    shipped; a number: --fillet-elements), times the size factor; checked on the fillets the parts record before
+    meshing; the part's peak balls scale with the size factor too."""
+    from structcheck.geometry import PartBuilder
+
+    for name in ("wrist", "gripper", "base"):
         with PartBuilder(name, meshes.PARTS[name][1] * size_factor, local_size_factor=size_factor) as b:
-            meshes.PARTS[name][0](b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": n})
+            meshes.with_peak_balls(meshes.PARTS[name][0])(b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": n})
             sizes = [(s, r) for _, s, r in b.fillet_sizes]
+            balls = b.refinements
         assert sizes and all(r == meshes.FILLET[name] for _, r in sizes)
-        per_radius = 0.75 if n is None else np.pi / 2 / n
-        np.testing.assert_allclose([s for s, _ in sizes], per_radius * meshes.FILLET[name] * size_factor, rtol=1e-12)
+        count = meshes.FILLET_ELEMENTS[name] if n is None else n
+        np.testing.assert_allclose([s for s, _ in sizes], np.pi / 2 / count * meshes.FILLET[name] * size_factor,
+                                   rtol=1e-12)
+        np.testing.assert_allclose([s for _, s, _ in balls],
+                                   [s * size_factor for _, s, _ in meshes.PEAK_BALLS.get(name, ())], rtol=1e-12)
 
 
-@pytest.mark.parametrize("n", [0, -2, "4"])
+@pytest.mark.parametrize("n", [0, -2, "4", float("nan"), True])
 def test_bad_fillet_elements_is_bad_input(tmp_path, n):
     with pytest.raises(InputError, match="fillet_elements must be a positive number"):
         meshes.build_meshes(tmp_path, fillet_elements=n)

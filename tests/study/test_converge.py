@@ -87,7 +87,8 @@ def test_verdict_logic_on_closed_form_peaks(monkeypatch, tmp_path, phi0, c, requ
     peaks = {f: phi0 + c * f ** 2 for f in factors}
     script = tmp_path / "tiny.py"
     script.write_text(SMALL_STUDY.replace("required_safety_factor=1.5", f"required_safety_factor={required}"))
-    monkeypatch.setattr(cv, "solve_link", lambda study, name: level(1.0, peaks[_factor_of(study)]))
+    monkeypatch.setattr(cv, "solve_link", lambda study, name, t=None: (level(1.0, peaks[_factor_of(study)]),
+                                                                        np.linspace(0.0, 1.0, 5)))
     monkeypatch.setattr(cv, "refined_parts", lambda study, name, fs, hook: (
         (_tagged(study.parts[name], f) for f in fs), "closed form"))
     code = main(["converge", str(script), "--quiet", "--json", str(tmp_path / "r.json")])
@@ -128,6 +129,41 @@ def _tagged(part, f):
 
 def _factor_of(study):
     return next(p.f for p in study.parts.values() if isinstance(p, _Tagged))
+
+
+def test_finer_levels_are_solved_on_the_first_levels_samples(monkeypatch, tmp_path):
+    """Each level's own ringing samples would move a peak on a 10 ms ramp by about 1% (docs/peaks.md): the finer
+    meshes are solved on the samples the first level was solved on."""
+    seen = []
+
+    def solve(study, name, t=None):
+        f = _factor_of(study)
+        seen.append((f, None if t is None else t.tolist()))
+        return level(1.0, 100e6), np.array([0.0, 0.5, 1.0 + f])  # samples that would differ per mesh
+
+    monkeypatch.setattr(cv, "solve_link", solve)
+    monkeypatch.setattr(cv, "refined_parts", lambda study, name, fs, hook: (
+        (_tagged(study.parts[name], f) for f in fs), "closed form"))
+    script = tmp_path / "tiny.py"
+    script.write_text(SMALL_STUDY)
+    assert main(["converge", str(script), "--quiet"]) == 0
+    assert seen == [(1.0, None), (0.8, [0.0, 0.5, 2.0]), (2 / 3, [0.0, 0.5, 2.0])]
+
+
+def test_solve_link_on_given_samples_repeats_its_own_run(tmp_path):
+    """solve_link on the samples it returned gives the same peak; on other samples it uses those."""
+    import dataclasses
+
+    from helpers import write_small_study
+    from structcheck.script import load_study
+
+    study = dataclasses.replace(load_study(write_small_study(tmp_path)), quasi_static=False)
+    first, t = cv.solve_link(study, "beam")
+    again, t2 = cv.solve_link(study, "beam", t)
+    np.testing.assert_array_equal(t2, t)
+    assert again.peak_pa == pytest.approx(first.peak_pa, rel=1e-12) and again.time_s == first.time_s
+    other = np.linspace(0.0, study.t_end, 7)
+    np.testing.assert_array_equal(cv.solve_link(study, "beam", other)[1], other)
 
 
 def test_split_part_keeps_volume_and_surfaces():
@@ -184,3 +220,86 @@ def test_a_mesh_that_fails_at_one_level_exits_2_naming_link_and_level(tmp_path, 
     report = json.loads(out.read_text())
     assert report["failed"] == {"beam": "size factor 0.5: gmsh left an inverted element"} and not report["ok"]
     assert "beam         mesh failed at size factor 0.5" in captured.out
+
+
+PEAK_STUDY = '''
+"""The tiny cantilever with its beam meshed by gmsh (a PartBuilder named after the link)."""
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from structcheck.fe.part import Part
+from structcheck.geometry import PartBuilder, on_plane
+from structcheck.model.robot import Joint, Link, Robot
+from structcheck.study import PointForce, Study
+
+L, H = {L!r}, {H!r}
+
+
+def build():
+    with tempfile.TemporaryDirectory() as tmp, PartBuilder("beam", mesh_size=0.01) as b:
+        solid = b.box((0, -H / 2, -H / 2), (L, H / 2, H / 2))
+        b.name_faces("joint1", on_plane(0, 0.0))
+        b.name_faces("tip", on_plane(0, L))
+        b.build(solid)
+        part = Part.from_mesh(b.write(Path(tmp) / "beam.msh"), "structural_steel")
+    robot = Robot([Link("ground"), Link("beam")],
+                  [Joint("joint1", "revolute", "ground", "beam", np.eye(4), np.array([0, 1.0, 0]), -3, 3)],
+                  points={{"tip": ("beam", np.array([L, 0.0, 0.0]))}})
+    return Study(name="tiny_gmsh_cantilever", robot=robot, motion={{}}, parts={{"beam": part}}, t_end=1.0,
+                 n_frames=3, point_forces=(PointForce("tip", 100.0, (0, 0, -1)),), gravity=(0, 0, 0),
+                 quasi_static=True, tool_point="tip", required_safety_factor=1.5)
+
+
+study = build()
+'''.format(L=SMALL_L, H=SMALL_H)
+
+
+def test_refining_around_the_peak(tmp_path, capsys):
+    """--refine peak: only the elements around the first mesh's peak (the clamped root's singular edge) are
+    refined, by the factor asked, the tip's stay as they were; the root's peak keeps climbing (not converged,
+    exit 1) while the peak 10 mm from the clamp is beam theory's 6 P (L - x) / h^3 on every mesh."""
+    import structcheck.converge as cvm
+    from structcheck.script import load_study
+
+    script = tmp_path / "gmsh_beam.py"
+    script.write_text(PEAK_STUDY)
+    built = []
+
+    def rebuild():
+        built.append(load_study(script))
+        return built[-1]
+
+    study = load_study(script)
+    factors = (1.0, 0.667, 0.5)
+    report = cvm.converge(study, factors, refine=cvm.Refinement.PEAK, rebuild=rebuild, progress=False)
+    c = report.links["beam"]
+    peak_at = np.array(c.levels[0].location_link_m)
+    assert peak_at[0] < 0.01  # at the clamped root, within its first element
+    h0, tip = cvm.local_size(study.parts["beam"], peak_at), np.array([SMALL_L, 0.0, 0.0])
+    for f, s in zip(factors[1:], built):
+        part = s.parts["beam"]
+        assert cvm.local_size(part, peak_at) == pytest.approx(f * h0, rel=0.35)  # gmsh meets sizes to ~30%
+        assert cvm.local_size(part, tip) == pytest.approx(cvm.local_size(study.parts["beam"], tip), rel=0.15)
+    nodes = [lv.n_nodes for lv in c.levels]
+    assert nodes[0] < nodes[1] < nodes[2] < 4 * nodes[0]  # global refinement by 2: about 8x
+    peaks = [lv.peak_pa for lv in c.levels]
+    assert np.all(np.diff(peaks) > 0) and not c.converged
+    sigma = 6 * 100.0 * (SMALL_L - 0.01) / SMALL_H ** 3
+    np.testing.assert_allclose(c.away.values, sigma, rtol=0.02)
+    assert "refined within 4 elements of each link's peak" in report.refinement["beam"]
+
+
+def test_refining_around_the_peak_needs_a_partbuilder_named_after_the_link(tmp_path, capsys):
+    script = tmp_path / "tiny.py"
+    script.write_text(SMALL_STUDY)
+    assert main(["converge", str(script), "--quiet", "--refine", "peak"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "made no PartBuilder named 'beam'" in err and len(err.splitlines()) == 1
+
+
+def test_refine_choices_are_the_refinements():
+    from structcheck.cli import REFINE_CHOICES
+
+    assert REFINE_CHOICES == tuple(r.value for r in cv.Refinement)
