@@ -263,9 +263,9 @@ def _node_history(D, C, budget, screen: bool = False) -> tuple[RunningMax, np.nd
         def operator(g, scratch):
             ga, n_blocks, nn = g
             nodes = np.arange(ga, ga + n_blocks * nn)
-            return np.ascontiguousarray(D[:, :, ga:ga + n_blocks * nn]), nodes, nodes - ga
+            return np.ascontiguousarray(D[:, :, ga:ga + n_blocks * nn]), nodes, nodes
 
-        groups = _blocks(len(C), D.shape[2], D.shape[1], budget)[1]
+        groups = _blocks(len(C), D.shape[2], D.shape[1], budget, group=16384)[1]  # fewer, longer loops
         found = screened_maxima(groups, operator, D.shape[2], C, budget=budget, n_workers=n_workers)
         return found.history, found.envelope
     env = np.zeros(D.shape[2])
@@ -322,16 +322,18 @@ def _in_threads(share, n: int):
 
 def _element_operator(S: np.ndarray):
     """The screened pass's operators (:mod:`.screening`) of a group (start, n_blocks, ne) of the elements of
-    :func:`_blocks`: the von Mises coordinates (n_b, 5, 10 G) of its G element nodes' points in (node v, element)
-    order, their point indices v n_e + e, and their rank in the full pass (block, then v, then element)."""
+    :func:`_blocks`: the von Mises coordinates (n_b, 5, 10 G) of its G elements' nodes in the full pass's order
+    (block of ne elements, then node v, then element), their point indices v n_e + e and ranks in that order."""
     n_b, n_e = S.shape[0], S.shape[3]
 
     def operator(g, scratch):
         ga, n_blocks, ne = g
         G = n_blocks * ne
-        op = _element_node_operator(S, ga, 1, G, True, scratch)[0].reshape(n_b, 5, 10 * G)
-        v, e = np.divmod(np.arange(10 * G), G)
-        return op, v * n_e + ga + e, (e // ne) * 10 * ne + v * ne + e % ne
+        op = _element_node_operator(S, ga, 1, G, True, scratch)[0].reshape(n_b, 5, 10, n_blocks, ne)
+        out = scratch.get("op_ranked", (n_b, 5, n_blocks, 10, ne))
+        np.copyto(out, op.transpose(0, 1, 3, 2, 4))
+        k, v, e = np.unravel_index(np.arange(10 * G), (n_blocks, 10, ne))
+        return out.reshape(n_b, 5, 10 * G), v * n_e + ga + k * ne + e, 10 * ga + np.arange(10 * G)
 
     return operator
 

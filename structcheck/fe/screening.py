@@ -1,28 +1,33 @@
 """Exact maxima of long histories of norms, x(p, t) = |C[t] @ op(p)|, without forming most of them.
 
 ``C`` (n_t, n_b) holds the coefficient history, ``op(p)`` (n_b, c) the c coordinates of point p per basis column
-(the 5 von Mises coordinates of an element node, or the 3 displacement components of a node). Wanted: at each
-time the max over points and the first point that reaches it (the history), and at each point the max over time
-(the envelope), exactly as a full pass over every (point, time) pair gives them.
+(the 5 von Mises coordinates of an element node, the 3 displacement components of a node). Wanted: at each time the
+max over points and the first point (in the full pass's order) that reaches it (the history), and at each point the
+max over time (the envelope), as a full pass over every (point, time) pair gives them.
 
-Bound: the samples are split into contiguous blocks (:func:`time_blocks`); in block b with middle sample m_b,
-d_bj = max over the block of |C[t, j] - C[m_b, j]|, and w_j(p) = |op_j(p)| (the norm of column j's c coordinates).
-By the triangle inequality, for every t in block b
+Bound: the samples are split into contiguous blocks of :data:`BLOCK` (:func:`blocks`). In block b, the lead column
+j (largest spread) takes its least and largest values at samples l and h; every C[t] of the block is then
+a C[l] + (1 - a) C[h] + r(t) with a in [0, 1] and r_j(t) = 0, and as the norm is convex,
 
-    x(p, t) <= x(p, m_b) + sum_j d_bj w_j(p) = ub(p, b),
+    x(p, t) <= max(x(p, l), x(p, h)) + sum_i rho_i w_i(p) = ub(p, b),    rho_i = max over the block of |r_i(t)|,
 
-one product per block, n_blocks / n_t of the full work. x(p, m_b) is a sample value, so lb_env(p) = max_b x(p, m_b)
-is a lower bound of p's envelope; the point of largest bound in each block, evaluated at every sample, gives
-lb_hist(t) <= max_p x(p, t). The pair (p, block b) is evaluated exactly (the full pass's product, on the points
-that need it) only if it can reach the history, ub(p, b) >= min over the block of lb_hist, or raise p's envelope,
-ub(p, b) > lb_env(p); every other pair is proven below both. On paper 004's links a few % of the pairs are formed.
+w_i(p) the norm of column i's c coordinates at p. Two samples per block are formed for every point (2 / BLOCK of
+the full work), exact values, so lb_env(p) = their max over the blocks is a lower bound of p's envelope. A few
+points per block, those of largest bound sum_i |C_i| w_i(p) at the block's loudest (max over the block of each
+|C_i|) and quietest sample, formed at every sample, give lb_hist(t) <= the history at t. Then block b of point p
+is formed at every sample only if ub(p, b) > lb_env(p) (it may raise the envelope; the blocks of largest bound
+first, so that lb_env rises soonest), and at the samples t of the block with lb_hist(t) <= ub(p, b) (it may reach
+the history there; taken as the block's first 2^k samples in increasing lb_hist, for a few products per block).
+Every other pair is proven below both maxima; the values formed are the full pass's products, on fewer rows and
+columns, and the first point of a tie is kept by rank (:class:`RankedMax`), whatever the order of the products.
+On paper 004's links 10-35 % of the element-node pairs are formed (6 % of them the samples l and h): the stress
+peaks of a load cycle come back at every cycle, and every point's envelope needs each of them.
 
-Round-off: ub is widened by a relative ``slack`` that covers the rounding of every product and norm of n_b terms
-(so it bounds x as any product computes it, not only the exact x), stored rounded up to float32; the history's
-cut-off is lowered by 1e-13 relative (an unevaluated pair is then below the history by more than any round-off:
-the history and its first point are those of the full pass) and the envelope's raised by 1e-13 (an unevaluated
-block is below lb_env (1 + 1e-13): the envelope is exact to that, against round-off differences of ~1e-16 between
-products of other shapes).
+Round-off: ub is widened by a relative ``slack`` that covers the rounding of every product, norm and residual of
+n_b terms (so it bounds x as any product computes it); the history's cut-off is lowered by 1e-13 relative (an
+unformed pair is then below the history by more than any round-off: the history and its first point are those of
+the full pass) and the envelope's raised by 1e-13 (an unformed block is below lb_env (1 + 1e-13): the envelope is
+exact to that, against round-off differences of ~1e-16 between products of other shapes).
 """
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ import numpy as np
 
 from .solvers import single_thread_blas
 
-#: samples per time block: the bound's product costs 1/BLOCK of the full one; shorter blocks give tighter bounds
+#: samples per time block: the bound's product costs 2/BLOCK of the full one; shorter blocks give tighter bounds
 BLOCK = 32
 _CUT = 1e-13  # relative margin of the cut-offs (module docstring)
 
@@ -85,27 +90,38 @@ class Scratch:
 
 
 @dataclass(frozen=True)
-class TimeBlocks:
-    """Contiguous blocks of samples: block b is edges[b]..edges[b+1]-1, its middle sample ``middle[b]``;
-    ``spread`` (n_blocks, n_b) = (1 + slack) d_b + slack |C[middle_b]| (d_bj: max over the block of
-    |C[t, j] - C[middle_b, j]|), so that ub = (x(middle) + spread @ w) (1 + slack) bounds every computed x."""
+class Blocks:
+    """Contiguous blocks of samples: block b is edges[b]..edges[b+1]-1; ``rows`` (2 n_blocks,) its samples l, h of
+    least and largest lead column (module docstring); ``spread`` (n_blocks, n_b) = (1 + slack) rho_b + slack
+    (|C[l]| + |C[h]| + max_block |C|), so that ub = (max(x(l), x(h)) + spread @ w) (1 + slack) bounds x as any
+    product computes it."""
 
     edges: np.ndarray
-    middle: np.ndarray
+    rows: np.ndarray
     spread: np.ndarray
     slack: float
 
 
-def time_blocks(C: np.ndarray, size: int = BLOCK, c: int = 5) -> TimeBlocks:
-    """Blocks of ``size`` samples of the history C (n_t >= 1, n_b) for norms of c coordinates. The slack,
-    4 (n_b + c + 8) unit round-offs, bounds the rounding of a product of n_b terms, of its norm and of the
-    bound itself."""
+def blocks(C: np.ndarray, weight: np.ndarray, size: int = BLOCK, c: int = 5) -> Blocks:
+    """Blocks of ``size`` samples of the history C (n_t >= 1, n_b) for norms of c coordinates; the lead column of
+    a block is the one of largest spread times ``weight`` (n_b,) (a typical w_j). The slack, 4 (n_b + c + 8) unit
+    round-offs, bounds the rounding of a product of n_b terms, of its norm, of the residual and of the bound."""
     n_t, n_b = C.shape
     edges = np.r_[np.arange(0, n_t, size), n_t]
-    middle = (edges[:-1] + edges[1:] - 1) // 2
-    d = np.maximum.reduceat(np.abs(C - np.repeat(C[middle], np.diff(edges), axis=0)), edges[:-1], axis=0)
+    starts, lengths = edges[:-1], np.diff(edges)
+    span = np.maximum.reduceat(C, starts, axis=0) - np.minimum.reduceat(C, starts, axis=0)
+    lead = np.argmax(span * weight, axis=1)  # (n_blocks,)
+    at = np.repeat(np.arange(len(starts)), lengths)  # block of each sample
+    col = C[np.arange(n_t), lead[at]]
+    order = np.lexsort((col, at))  # by block, then lead value
+    lo, hi = order[starts], order[starts + lengths - 1]
+    den = col[hi] - col[lo]
+    a = np.clip(np.divide(col[hi][at] - col, den[at], out=np.ones(n_t), where=den[at] > 0), 0.0, 1.0)
+    r = C - a[:, None] * C[lo][at] - (1 - a)[:, None] * C[hi][at]
+    rho = np.maximum.reduceat(np.abs(r), starts, axis=0)
+    size_c = np.abs(C[lo]) + np.abs(C[hi]) + np.maximum.reduceat(np.abs(C), starts, axis=0)
     slack = 4 * (n_b + c + 8) * np.finfo(float).eps / 2
-    return TimeBlocks(edges, middle, (1 + slack) * d + slack * np.abs(C[middle]), slack)
+    return Blocks(edges, np.stack([lo, hi], axis=1).ravel(), (1 + slack) * rho + slack * size_c, slack)
 
 
 #: a group of points: (op (n_b, c, P) contiguous, point (P,) their indices, rank (P,) their order in the full pass)
@@ -117,7 +133,7 @@ class Maxima:
     """Squared maxima: ``history`` over points at each time (with the first point reaching it), ``envelope``
     (n_points,) over time at each point; ``evaluated`` pairs (point, time) formed exactly, of ``pairs``."""
 
-    history: RunningMax
+    history: RankedMax
     envelope: np.ndarray
     evaluated: int
     pairs: int
@@ -135,87 +151,168 @@ def _shares(fn, groups: list, n_workers: int) -> list:
             return list(pool.map(fn, parts))
 
 
-def _up32(x: np.ndarray) -> np.ndarray:
-    """float32 values >= x (0 stays 0)."""
-    with np.errstate(over="ignore"):
-        y = x.astype(np.float32)
-    return np.where(y < x, np.nextafter(y, np.float32(np.inf)), y)
+class RankedMax:
+    """Max over points at each time (squared value, point index) keeping, among equal maxima, the point of least
+    rank (the one a full pass in rank order meets first), so that the result does not depend on the order in
+    which the pairs are formed."""
+
+    def __init__(self, n_t: int):
+        self.value = np.full(n_t, -np.inf)
+        self.index = np.zeros(n_t, dtype=np.int64)
+        self.rank = np.full(n_t, np.iinfo(np.int64).max)
+
+    def _take(self, times, w, r, p) -> None:
+        cur = self.value[times]
+        better = (w > cur) | ((w == cur) & (r < self.rank[times]))
+        at = times[better]
+        self.value[at], self.rank[at], self.index[at] = w[better], r[better], p[better]
+
+    def update(self, times: np.ndarray, x2: np.ndarray, rank: np.ndarray, point: np.ndarray) -> None:
+        """``x2`` (len(times), m) values at the samples ``times`` of m points of increasing ``rank``."""
+        j = np.argmax(x2, axis=1)  # the first column: the least rank of each row's max
+        self._take(times, x2[np.arange(len(times)), j], rank[j], point[j])
+
+    def merge(self, other: "RankedMax") -> None:
+        self._take(np.arange(len(self.value)), other.value, other.rank, other.index)
 
 
-def _bounds(share: list, operator: Operator, C: np.ndarray, tb: TimeBlocks, ub: np.ndarray,
-            envelope: np.ndarray):
-    """First pass over a share of the groups: ub (n_blocks, n_points) and, in ``envelope``, lb_env squared of its
-    points; returns per block the largest ub of the share (n_blocks,) and the operator (n_blocks, n_b, c) of its
-    point."""
-    scratch, n_blk = Scratch(), len(tb.middle)
-    best, best_op, rows = np.full(n_blk, -1.0), None, np.arange(n_blk)
+@dataclass(frozen=True)
+class _Plan:
+    """The screen of one history: its blocks, and per block (n_blocks,) the least of lb_hist (lowered by the
+    cut-off's margin), ``order`` (n_t,) the samples by block then increasing lb_hist and ``floors`` (n_t,) lb_hist
+    in that order."""
+
+    C: np.ndarray
+    blocks: Blocks
+    floor: np.ndarray
+    order: np.ndarray
+    floors: np.ndarray
+    budget: float
+
+
+def _norms(C: np.ndarray, op: np.ndarray, out=None) -> np.ndarray:
+    """Squared norms (len(C), k) of the values C @ op of k points, op (k, c, n_b) point-major (into ``out``)."""
+    k, c, n_b = op.shape
+    R = (C @ op.reshape(k * c, n_b).T).reshape(len(C), k, c)
+    return np.einsum("tkc,tkc->tk", R, R, out=out)
+
+
+def _point_major(op: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A group's operators (n_b, c, P) point-major (P, c, n_b), so that picking points copies whole rows, and
+    their w (P, n_b): the norm of each basis column's c coordinates."""
+    opT = np.ascontiguousarray(op.transpose(2, 1, 0))
+    return opT, np.sqrt(np.einsum("pcj,pcj->pj", opT, opT))
+
+
+def _candidates(share: list, operator: Operator, C: np.ndarray, edges: np.ndarray):
+    """The points that likely carry the history: per block of samples, the share's point of largest bound
+    sum_j |C_j| w_j(p) with |C_j| the block's largest (its loudest) and, per block, at its quietest sample
+    (least sum_j |C_j(t)|, where another point may lead). Returns their bounds (2 n_blocks,) and operators
+    (2 n_blocks, c, n_b), and the sum of w over the share's points (n_b,)."""
+    A = np.abs(C)
+    at = np.repeat(np.arange(len(edges) - 1), np.diff(edges))
+    t_quiet = np.lexsort((A.sum(axis=1), at))[edges[:-1]]
+    levels = np.r_[np.maximum.reduceat(A, edges[:-1], axis=0), A[t_quiet]]
+    best, best_op, rows, scratch = np.full(len(levels), -1.0), None, np.arange(len(levels)), Scratch()
+    w_sum = np.zeros(C.shape[1])
     for g in share:
-        op, point, _ = operator(g, scratch)
-        n_b, c, P = op.shape
-        x2 = squared_norms((C[tb.middle] @ op.reshape(n_b, -1)).reshape(n_blk, c, P))
-        envelope[point] = x2.max(axis=0)
-        u = (np.sqrt(x2) + tb.spread @ np.sqrt(squared_norms(op))) * (1 + tb.slack)
-        ub[:, point] = _up32(u)
-        j = np.argmax(u, axis=1)
-        better = u[rows, j] > best
-        best_op = np.zeros((n_blk, n_b, c)) if best_op is None else best_op
-        best[better] = u[rows, j][better]
-        best_op[better] = op[:, :, j[better]].transpose(2, 0, 1)
-    return best, best_op
+        op = operator(g, scratch)[0]
+        W = np.sqrt(squared_norms(op))
+        w_sum += W.sum(axis=1)
+        bound = levels @ W
+        j = np.argmax(bound, axis=1)
+        better = bound[rows, j] > best
+        best_op = np.zeros((len(levels),) + op.shape[1::-1]) if best_op is None else best_op
+        best[better] = bound[rows, j][better]
+        best_op[better] = op[:, :, j[better]].transpose(2, 1, 0)
+    return best, best_op, w_sum
 
 
-def _history_floor(firsts: list, C: np.ndarray, tb: TimeBlocks) -> np.ndarray:
-    """Per block (n_blocks,) a value under the max over points at each of its samples (lowered by the cut-off's
-    margin): the least over the block of the history of the block winners of :func:`_bounds`, evaluated at every
-    sample (a product of a few columns)."""
-    best, best_op = firsts[0]
-    for b_i, op_i in firsts[1:]:
-        better = b_i > best
-        best[better], best_op[better] = b_i[better], op_i[better]
-    cand = np.unique(best_op, axis=0)  # (k, n_b, c)
-    x2 = squared_norms((C @ cand.transpose(1, 2, 0).reshape(C.shape[1], -1)).reshape(len(C), -1, len(cand)))
-    return np.sqrt(np.minimum.reduceat(x2.max(axis=1), tb.edges[:-1])) * (1 - _CUT)
+def _plan(C: np.ndarray, firsts: list, block: int, budget: float) -> _Plan:
+    """The screen's blocks and lower bounds of the history from the candidates of every share
+    (:func:`_candidates`), formed at every sample (a product of a few columns)."""
+    cand = np.unique(np.concatenate([op for _, op, _ in firsts]), axis=0)  # (k, c, n_b)
+    tb = blocks(C, sum(w for _, _, w in firsts), block, cand.shape[1])
+    lb = np.sqrt(_norms(C, cand).max(axis=1)) * (1 - _CUT)
+    at = np.repeat(np.arange(len(tb.edges) - 1), np.diff(tb.edges))
+    order = np.lexsort((lb, at))
+    return _Plan(C, tb, np.minimum.reduceat(lb, tb.edges[:-1]), order, lb[order], budget)
 
 
-def _exact(share: list, operator: Operator, C: np.ndarray, tb: TimeBlocks, ub: np.ndarray, envelope: np.ndarray,
-           floor: np.ndarray, budget: float):
-    """Second pass over a share of the groups: the pairs that can reach a maximum, formed block of samples by
-    block in the full pass's order of the points; raises ``envelope`` (squared) in place. Returns the running
-    max over the share's points and the number of pairs formed."""
-    scratch, peak, count = Scratch(), RunningMax(len(C)), 0
+def _form(plan: _Plan, times: np.ndarray, op: np.ndarray, rank, point, env: np.ndarray, peak: RankedMax) -> int:
+    """Form the pairs (point, times) of the points op (k, c, n_b); raise ``env`` (k,) and ``peak``."""
+    x2 = _norms(plan.C[times], op)
+    peak.update(times, x2, rank, point)
+    np.maximum(env, x2.max(axis=0), out=env)
+    return x2.size
+
+
+def _block(plan: _Plan, b: int, u: np.ndarray, opT, rank, point, env: np.ndarray, peak: RankedMax) -> int:
+    """Block b of the points of a group (ub u (P,)): every sample of those whose bound exceeds lb_env, and the
+    samples of low lb_hist of those whose bound reaches it (module docstring). Returns the pairs formed."""
+    whole = u > np.sqrt(env) * (1 + _CUT)
+    count = 0
+    for sel, times in _needs(plan, b, u, whole):
+        if len(sel) > len(u) // 2:  # most points: the whole group (no copy of their operators, a few pairs more)
+            count += _form(plan, times, opT, rank, point, env, peak)
+            continue
+        e = env[sel]
+        count += _form(plan, times, opT[sel], rank[sel], point[sel], e, peak)
+        env[sel] = e
+    return count
+
+
+def _needs(plan: _Plan, b: int, u: np.ndarray, whole: np.ndarray):
+    """Yield (points, samples) to form in block b: the points of ``whole`` at every sample, then the others by
+    the number of the block's samples whose lb_hist their bound reaches, rounded up to a power of 2."""
+    ta, tb = plan.blocks.edges[b], plan.blocks.edges[b + 1]
+    sel = np.flatnonzero(whole)
+    if len(sel):
+        yield sel, np.arange(ta, tb)
+    rest = np.flatnonzero(~whole & (u >= plan.floor[b]))
+    if len(rest) == 0:
+        return
+    k = np.searchsorted(plan.floors[ta:tb], u[rest], side="right")  # samples with lb_hist <= ub
+    size = np.minimum(2 ** np.ceil(np.log2(np.maximum(k, 1))).astype(int), tb - ta)
+    for s in np.unique(size):
+        yield rest[size == s], np.sort(plan.order[ta:ta + s])
+
+
+def _screen(share: list, operator: Operator, plan: _Plan, envelope: np.ndarray):
+    """The maxima of a share of the groups: per group, the values at the blocks' samples l and h and the
+    bounds, then the blocks the bounds let through (:func:`_block`), largest bound first (lb_env rises soonest).
+    Sets ``envelope`` (squared) of the share's points; returns the running max over them and the pairs formed."""
+    tb, peak, count, scratch = plan.blocks, RankedMax(len(plan.C)), 0, Scratch()
+    n_blk = len(tb.edges) - 1
     for g in share:
         op, point, rank = operator(g, scratch)
-        n_b, c, P = op.shape
-        u = ub[:, point]
-        need = (u >= floor[:, None]) | (u > np.sqrt(envelope[point]) * (1 + _CUT))
-        for b in np.flatnonzero(need.any(axis=1)):
-            ta, tb_ = tb.edges[b], tb.edges[b + 1]
-            sel = np.flatnonzero(need[b])
-            sel = sel[np.argsort(rank[sel], kind="stable")]  # the full pass's order: the same first point
-            m = max(1, int(budget // ((tb_ - ta) * c * 8)))
-            for a in range(0, len(sel), m):
-                s = sel[a:a + m]
-                R = np.matmul(C[ta:tb_], op[:, :, s].reshape(n_b, -1), out=scratch.get("Rs", (tb_ - ta, c * len(s))))
-                x2 = squared_norms(R.reshape(tb_ - ta, c, len(s)), out=scratch.get("x2s", (tb_ - ta, len(s))))
-                peak.update(ta, x2, lambda j, s=s: point[s[j]])
-                envelope[point[s]] = np.maximum(envelope[point[s]], x2.max(axis=0))
-                count += len(s) * (tb_ - ta)
+        opT, W = _point_major(op)
+        x2 = scratch.get("x2_rows", (2 * n_blk, len(point)))
+        m = max(1, int(plan.budget // (2 * n_blk * op.shape[1] * 8)))  # the product in cache-sized slices
+        for a in range(0, len(point), m):
+            _norms(plan.C[tb.rows], opT[a:a + m], out=x2[:, a:a + m])
+        peak.update(tb.rows, x2, rank, point)
+        x2 = np.maximum(x2[0::2], x2[1::2])
+        env = x2.max(axis=0)
+        u, count = (np.sqrt(x2) + tb.spread @ W.T) * (1 + tb.slack), count + 2 * x2.size
+        for b in np.argsort(-u.max(axis=1), kind="stable"):
+            count += _block(plan, b, u[b], opT, rank, point, env, peak)
+        envelope[point] = env
     return peak, count
 
 
 def screened_maxima(groups: list, operator: Operator, n_points: int, C: np.ndarray, *, budget: float,
                     n_workers: int = 1, block: int = BLOCK) -> Maxima:
     """The history and envelope (squared) of x(p, t) = |C[t] @ op(p)| (module docstring) over the points of
-    ``groups`` (``operator(group, scratch)`` gives a group's operators), equal to a full pass that visits the groups
-    in order and each group's points in ``rank`` order. ``budget``: bytes of a product's result (memory bound);
-    ``n_workers`` threads on contiguous shares of the groups (the same result whatever their number)."""
-    tb = time_blocks(C, block)
-    ub = np.empty((len(tb.middle), n_points), np.float32)
-    envelope = np.zeros(n_points)  # squared: lb_env after the first pass, the envelope after the second
-    firsts = _shares(partial(_bounds, operator=operator, C=C, tb=tb, ub=ub, envelope=envelope), groups, n_workers)
-    floor = _history_floor(firsts, C, tb)
-    seconds = _shares(partial(_exact, operator=operator, C=C, tb=tb, ub=ub, envelope=envelope, floor=floor,
-                              budget=budget), groups, n_workers)
+    ``groups`` (``operator(group, scratch)`` gives a group's operators (n_b, c, P), the points' indices and
+    ranks, increasing), equal to a full pass over every pair in rank order. ``budget``: bytes of a product's
+    result (memory bound); ``n_workers`` threads on contiguous shares of the groups (the same result whatever
+    their number)."""
+    edges = np.r_[np.arange(0, len(C), block), len(C)]
+    firsts = _shares(partial(_candidates, operator=operator, C=C, edges=edges), groups, n_workers)
+    plan = _plan(C, firsts, block, budget)
+    envelope = np.zeros(n_points)
+    seconds = _shares(partial(_screen, operator=operator, plan=plan, envelope=envelope), groups, n_workers)
     peak, count = seconds[0]
     for p_i, c_i in seconds[1:]:
         peak.merge(p_i)
