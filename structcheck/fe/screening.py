@@ -20,7 +20,7 @@ first, so that lb_env rises soonest), and at the samples t of the block with lb_
 the history there; taken as the block's first 2^k samples in increasing lb_hist, for a few products per block).
 Every other pair is proven below both maxima; the values formed are the full pass's products, on fewer rows and
 columns, and the first point of a tie is kept by rank (:class:`RankedMax`), whatever the order of the products.
-On paper 004's links 10-35 % of the element-node pairs are formed (6 % of them the samples l and h): the stress
+On paper 004's links 10-34 % of the element-node pairs are formed (6 of those % the samples l and h): the stress
 peaks of a load cycle come back at every cycle, and every point's envelope needs each of them.
 
 Round-off: ub is widened by a relative ``slack`` that covers the rounding of every product, norm and residual of
