@@ -191,17 +191,21 @@ class _Plan:
 
 
 def _norms(C: np.ndarray, op: np.ndarray, out=None) -> np.ndarray:
-    """Squared norms (len(C), k) of the values C @ op of k points, op (k, c, n_b) point-major (into ``out``)."""
-    k, c, n_b = op.shape
-    R = (C @ op.reshape(k * c, n_b).T).reshape(len(C), k, c)
-    return np.einsum("tkc,tkc->tk", R, R, out=out)
+    """Squared norms (len(C), k) of the values C @ op of k points, op (c, k, n_b) contiguous (into ``out``): the
+    full pass's product and sum of squares, whose values they are to the last bit."""
+    c, k, n_b = op.shape
+    return squared_norms((C @ op.reshape(c * k, n_b).T).reshape(len(C), c, k), out=out)
 
 
-def _point_major(op: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A group's operators (n_b, c, P) point-major (P, c, n_b), so that picking points copies whole rows, and
-    their w (P, n_b): the norm of each basis column's c coordinates."""
-    opT = np.ascontiguousarray(op.transpose(2, 1, 0))
-    return opT, np.sqrt(np.einsum("pcj,pcj->pj", opT, opT))
+def _rows_major(op: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A group's operators (n_b, c, P) as (c, P, n_b), so that picking points copies whole rows, and their w
+    (P, n_b): the norm of each basis column's c coordinates."""
+    return np.ascontiguousarray(op.transpose(1, 2, 0)), np.ascontiguousarray(np.sqrt(squared_norms(op)).T)
+
+
+def _pick(opT: np.ndarray, sel: np.ndarray) -> np.ndarray:
+    """The operators (c, k, n_b) of the points ``sel`` of opT (c, P, n_b)."""
+    return np.take(opT, sel, axis=1)
 
 
 def _candidates(share: list, operator: Operator, C: np.ndarray, edges: np.ndarray):
@@ -224,7 +228,7 @@ def _candidates(share: list, operator: Operator, C: np.ndarray, edges: np.ndarra
         better = bound[rows, j] > best
         best_op = np.zeros((len(levels),) + op.shape[1::-1]) if best_op is None else best_op
         best[better] = bound[rows, j][better]
-        best_op[better] = op[:, :, j[better]].transpose(2, 1, 0)
+        best_op[better] = op[:, :, j[better]].transpose(2, 1, 0)  # (k, c, n_b)
     return best, best_op, w_sum
 
 
@@ -233,14 +237,14 @@ def _plan(C: np.ndarray, firsts: list, block: int, budget: float) -> _Plan:
     (:func:`_candidates`), formed at every sample (a product of a few columns)."""
     cand = np.unique(np.concatenate([op for _, op, _ in firsts]), axis=0)  # (k, c, n_b)
     tb = blocks(C, sum(w for _, _, w in firsts), block, cand.shape[1])
-    lb = np.sqrt(_norms(C, cand).max(axis=1)) * (1 - _CUT)
+    lb = np.sqrt(_norms(C, np.ascontiguousarray(cand.transpose(1, 0, 2))).max(axis=1)) * (1 - _CUT)
     at = np.repeat(np.arange(len(tb.edges) - 1), np.diff(tb.edges))
     order = np.lexsort((lb, at))
     return _Plan(C, tb, np.minimum.reduceat(lb, tb.edges[:-1]), order, lb[order], budget)
 
 
 def _form(plan: _Plan, times: np.ndarray, op: np.ndarray, rank, point, env: np.ndarray, peak: RankedMax) -> int:
-    """Form the pairs (point, times) of the points op (k, c, n_b); raise ``env`` (k,) and ``peak``."""
+    """Form the pairs (point, times) of the points op (c, k, n_b); raise ``env`` (k,) and ``peak``."""
     x2 = _norms(plan.C[times], op)
     peak.update(times, x2, rank, point)
     np.maximum(env, x2.max(axis=0), out=env)
@@ -248,7 +252,7 @@ def _form(plan: _Plan, times: np.ndarray, op: np.ndarray, rank, point, env: np.n
 
 
 def _block(plan: _Plan, b: int, u: np.ndarray, opT, rank, point, env: np.ndarray, peak: RankedMax) -> int:
-    """Block b of the points of a group (ub u (P,)): every sample of those whose bound exceeds lb_env, and the
+    """Block b of the points opT (c, P, n_b) of a group (ub u (P,)): every sample of those whose bound exceeds lb_env, and the
     samples of low lb_hist of those whose bound reaches it (module docstring). Returns the pairs formed."""
     whole = u > np.sqrt(env) * (1 + _CUT)
     count = 0
@@ -257,7 +261,7 @@ def _block(plan: _Plan, b: int, u: np.ndarray, opT, rank, point, env: np.ndarray
             count += _form(plan, times, opT, rank, point, env, peak)
             continue
         e = env[sel]
-        count += _form(plan, times, opT[sel], rank[sel], point[sel], e, peak)
+        count += _form(plan, times, _pick(opT, sel), rank[sel], point[sel], e, peak)
         env[sel] = e
     return count
 
@@ -273,7 +277,7 @@ def _needs(plan: _Plan, b: int, u: np.ndarray, whole: np.ndarray):
     if len(rest) == 0:
         return
     k = np.searchsorted(plan.floors[ta:tb], u[rest], side="right")  # samples with lb_hist <= ub
-    size = np.minimum(2 ** np.ceil(np.log2(np.maximum(k, 1))).astype(int), tb - ta)
+    size = np.minimum(2 ** np.ceil(np.log2(np.maximum(k, 4))).astype(int), tb - ta)
     for s in np.unique(size):
         yield rest[size == s], np.sort(plan.order[ta:ta + s])
 
@@ -286,11 +290,11 @@ def _screen(share: list, operator: Operator, plan: _Plan, envelope: np.ndarray):
     n_blk = len(tb.edges) - 1
     for g in share:
         op, point, rank = operator(g, scratch)
-        opT, W = _point_major(op)
+        opT, W = _rows_major(op)
         x2 = scratch.get("x2_rows", (2 * n_blk, len(point)))
         m = max(1, int(plan.budget // (2 * n_blk * op.shape[1] * 8)))  # the product in cache-sized slices
         for a in range(0, len(point), m):
-            _norms(plan.C[tb.rows], opT[a:a + m], out=x2[:, a:a + m])
+            x2[:, a:a + m] = _norms(plan.C[tb.rows], np.ascontiguousarray(opT[:, a:a + m]))
         peak.update(tb.rows, x2, rank, point)
         x2 = np.maximum(x2[0::2], x2[1::2])
         env = x2.max(axis=0)
