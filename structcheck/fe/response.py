@@ -28,6 +28,7 @@ from .averaging import averaged_stress_basis, von_mises_coordinates
 from .interface import resultant, rigid_fit_operator
 from .linkbasis import LinkBasis, build_basis, modal_coefficients, ringing_samples
 from .stress import VON_MISES_MATRIX, max_principal
+from .screening import RunningMax, Scratch, screened_maxima, squared_norms
 from .solvers import single_thread_blas
 
 __all__ = ["LinkBasis", "LinkResponse", "build_basis", "frame_fields", "load_resultants", "modal_coefficients",
@@ -104,7 +105,7 @@ def _node_reducer(cells: np.ndarray, n_nodes: int):
 
 
 def _element_node_operator(S: np.ndarray, a: int, n_blocks: int, ne: int, von_mises: bool,
-                           scratch: "_Scratch | None" = None) -> np.ndarray:
+                           scratch: "Scratch | None" = None) -> np.ndarray:
     """Stress operators (n_blocks, n_b, c, 10, ne) at the 10 element nodes of ``n_blocks`` consecutive blocks of
     ``ne`` elements from element a, from the stress basis S (n_b, 6, n_p, n_elem): its 6 components, or the
     5 von Mises coordinates VON_MISES_MATRIX @ s. n_p = 4: vertex stresses of straight elements, the mid nodes
@@ -160,50 +161,6 @@ def _blocks(n_t: int, n_items: int, values_per_item: int, budget: float, group: 
     return [(a, min(n_t, a + tc)) for a in range(0, n_t, tc)], groups
 
 
-class _RunningMax:
-    """Max over items at each time (value and item index) accumulated block by block."""
-
-    def __init__(self, n_t: int):
-        self.value = np.full(n_t, -np.inf)
-        self.index = np.zeros(n_t, dtype=np.int64)
-
-    def update(self, ta: int, W: np.ndarray, item_index) -> None:
-        """``W`` (chunk, n) values of times ta.. at items ``item_index(j)`` for local column j."""
-        j = np.argmax(W, axis=1)
-        w = W[np.arange(len(W)), j]
-        better = w > self.value[ta:ta + len(W)]
-        if better.any():
-            self.value[ta:ta + len(W)][better] = w[better]
-            self.index[ta:ta + len(W)][better] = item_index(j[better])
-
-    def merge(self, later: "_RunningMax") -> None:
-        """Take ``later``'s maxima where strictly larger: the result of one pass over this one's items then
-        ``later``'s (the first item of the largest value wins, as in a single pass)."""
-        better = later.value > self.value
-        self.value[better] = later.value[better]
-        self.index[better] = later.index[better]
-
-
-def _squared_norms(R: np.ndarray, out=None) -> np.ndarray:
-    """sum over axis 1 of R**2 for R (t, c, n): one fused pass (into ``out`` (t, n) if given)."""
-    return np.einsum("tcn,tcn->tn", R, R, out=out)
-
-
-class _Scratch:
-    """Reusable work arrays: a block's product and norms land in the same memory every time (fresh pages for
-    every block cost as much as the arithmetic on this machine)."""
-
-    def __init__(self):
-        self._bufs = {}
-
-    def get(self, key, shape) -> np.ndarray:
-        n = int(np.prod(shape))
-        buf = self._bufs.get(key)
-        if buf is None or buf.size < n:
-            buf = self._bufs[key] = np.empty(n)
-        return buf[:n].reshape(shape)
-
-
 def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)):
     """Yield (ea, eb, ta, tb, vm2, p1) over blocks of elements ea..eb-1 and times ta..tb-1: vm2 (chunk, 10, ne)
     squared von Mises at the element nodes, p1 (chunk, 10, ne) max principal stress (None unless brittle).
@@ -216,7 +173,7 @@ def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)
     t_chunks, groups = _blocks(len(C), S.shape[3], 10 * (5 + (12 if brittle else 0)), budget)
     i, n = part
     groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
-    scratch = _Scratch()
+    scratch = Scratch()
     for ga, n_blocks, ne in groups:
         OP = _element_node_operator(S, ga, n_blocks, ne, True, scratch)  # (n_blocks, n_b, 5, 10, ne)
         OP6 = _element_node_operator(S, ga, n_blocks, ne, False, scratch) if brittle else None
@@ -225,7 +182,7 @@ def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)
             op = OP[k].reshape(OP.shape[1], -1)
             for ta, tb in t_chunks:
                 R = np.matmul(C[ta:tb], op, out=scratch.get("R", (tb - ta, op.shape[1])))
-                vm2 = _squared_norms(R.reshape(tb - ta, 5, 10 * ne), out=scratch.get("vm2", (tb - ta, 10 * ne)))
+                vm2 = squared_norms(R.reshape(tb - ta, 5, 10 * ne), out=scratch.get("vm2", (tb - ta, 10 * ne)))
                 p1 = None
                 if brittle:
                     s6 = (C[ta:tb] @ OP6[k].reshape(OP6.shape[1], -1)).reshape(tb - ta, 6, 10, ne)
@@ -273,7 +230,7 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
         with single_thread_blas():
             for ta in range(0, n_t, tc):
                 R = (C[ta:ta + tc] @ op).reshape(-1, 5, len(idx))
-                best2 = max(best2, float(_squared_norms(R).max()))
+                best2 = max(best2, float(squared_norms(R).max()))
     return float(np.sqrt(best2))
 
 
@@ -286,30 +243,40 @@ def _node_blocks(D, C, budget, part: tuple[int, int] = (0, 1)):
     t_chunks, groups = _blocks(len(C), D.shape[2], c, budget)
     i, n = part
     groups = groups[i * len(groups) // n:(i + 1) * len(groups) // n]
-    scratch = _Scratch()
+    scratch = Scratch()
     for ga, n_blocks, nn in groups:
         for na in range(ga, ga + n_blocks * nn, nn):
             op = np.ascontiguousarray(D[:, :, na:na + nn]).reshape(n_b, -1)
             for ta, tb in t_chunks:
                 R = np.matmul(C[ta:tb], op, out=scratch.get("R", (tb - ta, op.shape[1])))
-                yield na, na + nn, ta, tb, _squared_norms(R.reshape(tb - ta, c, nn),
+                yield na, na + nn, ta, tb, squared_norms(R.reshape(tb - ta, c, nn),
                                                           out=scratch.get("u2", (tb - ta, nn)))
 
 
-def _node_history(D, C, budget) -> tuple[_RunningMax, np.ndarray]:
+def _node_history(D, C, budget, screen: bool = False) -> tuple[RunningMax, np.ndarray]:
     """Max over the nodes at each time (squared value and node) and max over time at each node (squared,
     (n,)) of the squared norms of :func:`_node_blocks`; in threads on shares of the nodes when the history is
-    large (:func:`_workers`), with the same result."""
+    large (:func:`_workers`), with the same result. ``screen``: only the pairs (node, time) that can reach a
+    maximum are formed (:mod:`.screening`), the same maxima."""
+    n_workers = _workers(len(C) * D.size)
+    if screen:
+        def operator(g, scratch):
+            ga, n_blocks, nn = g
+            nodes = np.arange(ga, ga + n_blocks * nn)
+            return np.ascontiguousarray(D[:, :, ga:ga + n_blocks * nn]), nodes, nodes
+
+        groups = _blocks(len(C), D.shape[2], D.shape[1], budget, group=16384)[1]  # fewer, longer loops
+        found = screened_maxima(groups, operator, D.shape[2], C, budget=budget, n_workers=n_workers)
+        return found.history, found.envelope
     env = np.zeros(D.shape[2])
 
     def share(i: int, n: int):
-        peak = _RunningMax(len(C))
+        peak = RunningMax(len(C))
         for na, nb, ta, tb, u2 in _node_blocks(D, C, budget, part=(i, n)):
             peak.update(ta, u2, lambda j, na=na: na + j)
             np.maximum(env[na:nb], u2.max(axis=0), out=env[na:nb])
         return peak, None
 
-    n_workers = _workers(len(C) * D.size)
     if n_workers == 1:
         with single_thread_blas():
             peak, _ = share(0, 1)
@@ -353,31 +320,43 @@ def _in_threads(share, n: int):
     return vm, p1
 
 
-def respond(part, basis: LinkBasis, coeff: np.ndarray, modal: np.ndarray, *, brittle: bool = False,
-            chunk_bytes: float = 8e6) -> LinkResponse:
-    """Stress and deformation history on the fine grid, reduced to peaks and envelopes.
+def _element_operator(S: np.ndarray):
+    """The screened pass's operators (:mod:`.screening`) of a group (start, n_blocks, ne) of the elements of
+    :func:`_blocks`: the von Mises coordinates (n_b, 5, 10 G) of its G elements' nodes in the full pass's order
+    (block of ne elements, then node v, then element), their point indices v n_e + e and ranks in that order."""
+    n_b, n_e = S.shape[0], S.shape[3]
 
-    ``coeff`` (n_t, k), ``modal`` (n_t, m). Blocks of elements (and of time when the history is long) keep each
-    product's result near ``chunk_bytes`` (cache-sized). Another size changes the results in the last bit only
-    (BLAS takes other kernels at other block edges: 2.5e-16 relative, paper 004's upper arm at 2 against 8 MB); the
-    same size gives the same bits, whatever the number of threads.
-    """
-    C = np.ascontiguousarray(np.hstack([coeff, modal]), dtype=float)  # (n_t, n_b)
-    n_t = len(C)
-    S = basis.S
-    n_e = S.shape[3]
-    cells_T = part.cells.T  # element node (p, e) -> node; point index p * n_e + e
-    n_nodes = len(part.node_dofs)
-    reduce_max = _node_reducer(cells_T, n_nodes)
+    def operator(g, scratch):
+        ga, n_blocks, ne = g
+        G = n_blocks * ne
+        op = _element_node_operator(S, ga, 1, G, True, scratch)[0].reshape(n_b, 5, 10, n_blocks, ne)
+        out = scratch.get("op_ranked", (n_b, 5, n_blocks, 10, ne))
+        np.copyto(out, op.transpose(0, 1, 3, 2, 4))
+        k, v, e = np.unravel_index(np.arange(10 * G), (n_blocks, 10, ne))
+        return out.reshape(n_b, 5, 10 * G), v * n_e + ga + k * ne + e, 10 * ga + np.arange(10 * G)
 
+    return operator
+
+
+def _element_history(S: np.ndarray, C: np.ndarray, budget: float, brittle: bool, screen: bool):
+    """The unaveraged element-node maxima: (vm, vm_env, p1, p1_env), vm (and p1 if brittle) the running max over
+    points at each time (squared von Mises; max principal), vm_env (10, n_e) the squared max over time at each
+    point, p1_env the same of the max principal stress. ``screen`` (not brittle): only the pairs that can reach a
+    maximum are formed (:mod:`.screening`); else every pair, in blocks of elements and time."""
+    n_t, n_e = len(C), S.shape[3]
+    n_workers = _workers(n_t * n_e * S.shape[0] * 50)
+    if screen and not brittle:
+        groups = _blocks(n_t, n_e, 50, budget)[1]
+        found = screened_maxima(groups, _element_operator(S), 10 * n_e, C, budget=budget, n_workers=n_workers)
+        return found.history, found.envelope.reshape(10, n_e), None, None
     vm_env = np.zeros((10, n_e))  # squared
     p1_env = np.full((10, n_e), -np.inf) if brittle else None
 
     def share(i: int, n: int):
         """The maxima over time of the i-th of n shares of the elements (its own slices of the envelopes)."""
-        vm = _RunningMax(n_t)
-        p1 = _RunningMax(n_t) if brittle else None
-        for ea, eb, ta, tb, vm2, s1 in _element_stress_blocks(S, C, chunk_bytes, brittle, part=(i, n)):
+        vm = RunningMax(n_t)
+        p1 = RunningMax(n_t) if brittle else None
+        for ea, eb, ta, tb, vm2, s1 in _element_stress_blocks(S, C, budget, brittle, part=(i, n)):
             ne = eb - ea
 
             def point(j, ea=ea, ne=ne):  # local column j of a (10, ne) block -> point index
@@ -390,19 +369,43 @@ def respond(part, basis: LinkBasis, coeff: np.ndarray, modal: np.ndarray, *, bri
                 np.maximum(p1_env[:, ea:eb], s1.max(axis=0), out=p1_env[:, ea:eb])
         return vm, p1
 
-    n_workers = _workers(n_t * n_e * S.shape[0] * 50)
     if n_workers == 1:
         with single_thread_blas():
             vm, p1 = share(0, 1)
     else:
         vm, p1 = _in_threads(share, n_workers)
+    return vm, vm_env, p1, p1_env
+
+
+def respond(part, basis: LinkBasis, coeff: np.ndarray, modal: np.ndarray, *, brittle: bool = False,
+            chunk_bytes: float = 8e6, screen: bool = True) -> LinkResponse:
+    """Stress and deformation history on the fine grid, reduced to peaks and envelopes.
+
+    ``coeff`` (n_t, k), ``modal`` (n_t, m). Blocks of elements (and of time when the history is long) keep each
+    product's result near ``chunk_bytes`` (cache-sized). Another size changes the results in the last bit only
+    (BLAS takes other kernels at other block edges: 2.5e-16 relative, paper 004's upper arm at 2 against 8 MB); the
+    same size gives the same bits, whatever the number of threads.
+
+    ``screen`` (default): the von Mises and |u| maxima form only the (point, time) pairs that bounds cannot rule
+    out (:mod:`.screening`: paper 004's links, a few % of them), with the same results as ``screen=False``, the
+    full pass over every pair, kept as the reference (equal to 1e-13 relative, the same indices of the maxima;
+    tests/fe/test_screening.py). Brittle parts (max principal stress) take the full pass.
+    """
+    C = np.ascontiguousarray(np.hstack([coeff, modal]), dtype=float)  # (n_t, n_b)
+    n_t = len(C)
+    S = basis.S
+    screen = screen and n_t > 0
+    cells_T = part.cells.T  # element node (p, e) -> node; point index p * n_e + e
+    n_nodes = len(part.node_dofs)
+    reduce_max = _node_reducer(cells_T, n_nodes)
+    vm, vm_env, p1, p1_env = _element_history(S, C, chunk_bytes, brittle, screen)
 
     D = np.hstack([basis.U, basis.phi])[part.node_dofs]  # (n_nodes, 3, n_b)
     D = np.ascontiguousarray(D.transpose(2, 1, 0))  # (n_b, 3, n_nodes)
-    dmax, def_env = _node_history(D, C, chunk_bytes)  # squared
+    dmax, def_env = _node_history(D, C, chunk_bytes, screen)  # squared
     # nodal-averaged von Mises: the averaged basis once, then one product per node block (module averaging)
     TA = von_mises_coordinates(averaged_stress_basis(S, part.cells, n_nodes))  # (n_b, 5, n_nodes)
-    avg, avg_env = _node_history(TA, C, chunk_bytes)  # squared
+    avg, avg_env = _node_history(TA, C, chunk_bytes, screen)  # squared
 
     vm_hist = np.sqrt(vm.value)
     def_hist = np.sqrt(dmax.value)
