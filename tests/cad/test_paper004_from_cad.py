@@ -1,7 +1,7 @@
 """The headline study on link parts read from a CAD assembly: the paper-004 parts built by the mesh generator,
 placed at a pose away from home in one STEP file (millimetres), imported with the generator's sizing, against the
 shipped parts: the same masses, the arm's frequencies and tool-point deflection to a fraction of a percent, and the
-links' peaks within the meshes' discretisation error (the issue's 1 % holds for three of the seven links).
+links' peaks within the meshes' discretisation error (the issue's 1 % holds for five of the seven links).
 
 The meshes of an imported part are not node for node the generator's (the STEP round trip changes how gmsh walks
 the faces), so the comparison is of results. The full run is slow (two headline runs, seven parts meshed): it is
@@ -61,12 +61,13 @@ def test_the_wrist_imported_is_meshed_as_the_generator_meshes_it(tmp_path):
 
 @pytest.mark.slow
 def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004_run, tmp_path):
-    """Masses to 1e-6, the arm's six lowest frequencies within 0.5 % (measured: 0.022 %), the tool-point deflection
-    within 0.1 % (measured: 0.006 %). Peaks: measured -1.5 % (base), +0.4, +0.8, +2.2 (forearm), -10.3 (wrist),
-    +3.1 (wrist roll), -0.3 %: the issue's 1 % holds for three links only. Two meshes of one sizing rule differ at a
-    peak by their discretisation error; the shipped meshes' stress-discontinuity indicators at the peaks
-    (unaveraged / averaged - 1, docs/peaks.md) are 10 to 64 %, and the wrist's peak moves by up to 11 % on
-    refinement: the peaks are held to 1 % plus that indicator, a loose bound until the shipped meshes converge."""
+    """Masses to 1e-6, the arm's six lowest frequencies within 0.5 %, the tool-point deflection within 0.1 %. Peaks:
+    the issue's 1 % for five links (measured on the locally refined meshes, imported with the generator's rules,
+    balls included: base -0.26 %, waist -0.56, upper arm -0.03, wrist -0.33, gripper -0.04 %; on the earlier,
+    unconverged meshes the wrist differed by 10.3 %). Not for the forearm (measured -2.47 %) and the wrist roll
+    (-2.05 %): two meshes of one sizing rule differ at a peak by their discretisation error, which for these two is
+    larger than 1 % (the forearm's peak scatters by 1.5 % over four refinements, the wrist roll's sits on its
+    flange's edge, a singular point where it scatters by 11 %, docs/peaks.md); they are held to 3 %."""
     from structcheck.results import read_summary
     from structcheck.study import run
 
@@ -85,4 +86,5 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
         rows[name] = (error, link["stress_discontinuity"], mine["stress_discontinuity"])
     print("\n".join(f"{n:<12} peak {e:+.2%}  indicator shipped {a:.1%} imported {b:.1%}" for n, (e, a, b) in
                     rows.items()))
-    assert all(abs(e) <= 0.01 + max(a, b) for e, a, b in rows.values()), rows
+    loose = {"forearm": 0.03, "wrist_roll": 0.03}  # their discretisation error exceeds 1 % (docstring)
+    assert all(abs(e) <= loose.get(n, 0.01) for n, (e, _, _) in rows.items()), rows
