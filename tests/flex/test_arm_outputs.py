@@ -145,7 +145,10 @@ def test_vtk_frames_and_envelope_of_an_arm_run(arm_run, tmp_path):
     env = pv.read(out / "vtk" / "beam_envelope.vtu")
     assert env.point_data["von_mises"].max() == link.max_von_mises_pa
     assert env.point_data["displacement_magnitude"].max() == pytest.approx(d_ref, rel=0.015)
-    assert pv.read(out / "vtk" / "beam_peak.vtu").point_data["von_mises"].max() == link.max_von_mises_pa
+    # the peak frame's field is formed by other products than the screened maxima (fe.screening): the last bit may
+    # differ (measured 1 ulp on this straight-sided beam)
+    assert pv.read(out / "vtk" / "beam_peak.vtu").point_data["von_mises"].max() == pytest.approx(
+        link.max_von_mises_pa, rel=1e-15)
     pvd = write_results(result, tmp_path / "pvd", plots=False, vtk_format="pvd")
     reader = pv.get_reader(str(pvd / "robot.pvd"))
     np.testing.assert_allclose(reader.time_values, result.frame_times)

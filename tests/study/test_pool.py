@@ -128,7 +128,8 @@ def test_map_in_threads_keeps_the_order_starts_the_heaviest_first_and_reports_ea
     out = map_in_threads(work, items, weight=lambda x: x,
                          on_done=lambda x: done.append((x, threading.get_ident())))
     assert out == [9, 81, 1, 49, 25]
-    assert started[0] == 9 and sorted(started) == sorted(items)
+    # the heaviest in the first pair started (which of the two threads records its start first is a race)
+    assert 9 in started[:2] and sorted(started) == sorted(items)
     assert sorted(x for x, _ in done) == sorted(items) and {t for _, t in done} == {caller}
     assert caller not in threads and len(threads) == 2
     monkeypatch.setenv("STRUCTCHECK_THREADS", "1")
