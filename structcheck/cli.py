@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .errors import InputError
+from .scripthelp import build_options, json_or_str
 
 #: `structcheck converge --refine` values: structcheck.converge.Refinement's (not imported here: --help stays fast)
 REFINE_CHOICES = ("global", "peak")
@@ -35,16 +36,8 @@ def _params(items: list[str]) -> dict:
             raise InputError(f"--set expects name=value with a Python name (a build() parameter) or part.field "
                              f"(a Study setting), e.g. --set wall_mm=5 or --set fatigue.design_life_hours=40000; "
                              f"got {item!r}")
-        out[key] = _json_or_str(raw)
+        out[key] = json_or_str(raw)
     return out
-
-
-def _json_or_str(raw: str):
-    """A JSON number/boolean/list from the command line, else the string itself."""
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
 
 
 def _one_line(text: str) -> str:
@@ -414,26 +407,6 @@ def main(argv: list[str] | None = None) -> int:
     return _guarded(lambda: args.func(args), args.traceback, "structcheck")
 
 
-def _build_options(ap: argparse.ArgumentParser, build: Callable) -> dict:
-    """Add an option per keyword parameter of ``build`` to ``ap`` (``wall_mm=8.0`` -> ``--wall-mm 8.0``, typed
-    like its default; booleans as --x/--no-x); return parameter name -> default (None where it has none)."""
-    defaults = {}
-    for name, par in inspect.signature(build).parameters.items():
-        if par.kind not in (par.POSITIONAL_OR_KEYWORD, par.KEYWORD_ONLY):
-            continue
-        d = None if par.default is par.empty else par.default
-        defaults[name] = d
-        opt = "--" + name.replace("_", "-")
-        if isinstance(d, bool):
-            ap.add_argument(opt, dest=name, action=argparse.BooleanOptionalAction, default=d)
-        else:
-            kind = type(d) if isinstance(d, (int, float, str)) else _json_or_str
-            shown = type(d).__name__ if d is not None else "JSON or text"
-            ap.add_argument(opt, dest=name, type=kind, default=d, required=par.default is par.empty,
-                            metavar=name.upper(), help=f"build() parameter {name} (default {d!r}, {shown})")
-    return defaults
-
-
 def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, default=None) -> int:
     """The command line of a study script: ``sys.exit(main_for_study(build))`` under ``if __name__ == "__main__":``.
 
@@ -459,7 +432,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
     ap.add_argument("--set", action="append", metavar="PART.FIELD=VALUE",
                     help="a Study setting: fatigue.design_life_hours=40000, arm.compare_link_model=true, "
                          "study.n_frames=51")
-    defaults = _build_options(ap, build) if build is not None else {}
+    defaults = build_options(ap, build) if build is not None else {}
     try:
         args = ap.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage error

@@ -3,7 +3,10 @@
 for a study that builds its meshes at import."""
 from __future__ import annotations
 
+import argparse
 import ast
+import inspect
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,3 +104,31 @@ def parameters_help(path: str | Path) -> str:
     width = max(len(p.name) for p in params)
     lines += [f"    {p.name:<{width}}  default {p.default}  ({p.type})" for p in params]
     return "\n".join(lines)
+
+
+def json_or_str(raw: str):
+    """A JSON number/boolean/list from the command line, else the string itself."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def build_options(ap, build) -> dict:
+    """Add an option per keyword parameter of ``build`` to ``ap`` (``wall_mm=8.0`` -> ``--wall-mm 8.0``, typed
+    like its default; booleans as --x/--no-x); return parameter name -> default (None where it has none)."""
+    defaults = {}
+    for name, par in inspect.signature(build).parameters.items():
+        if par.kind not in (par.POSITIONAL_OR_KEYWORD, par.KEYWORD_ONLY):
+            continue
+        d = None if par.default is par.empty else par.default
+        defaults[name] = d
+        opt = "--" + name.replace("_", "-")
+        if isinstance(d, bool):
+            ap.add_argument(opt, dest=name, action=argparse.BooleanOptionalAction, default=d)
+        else:
+            kind = type(d) if isinstance(d, (int, float, str)) else json_or_str
+            shown = type(d).__name__ if d is not None else "JSON or text"
+            ap.add_argument(opt, dest=name, type=kind, default=d, required=par.default is par.empty,
+                            metavar=name.upper(), help=f"build() parameter {name} (default {d!r}, {shown})")
+    return defaults
