@@ -145,3 +145,13 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_browser_pages(request):
+    """Close the pages a test opened: an open review page keeps software WebGL busy (measured: 11% of a core for
+    the headline page, 0.8% closed), which every later test in the session pays for."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
