@@ -9,7 +9,8 @@ normal to the joint axis, tagged with the joint's name (``joint1`` .. ``joint6``
 ``ground``; the claws' gripping pads are ``claw_left`` and ``claw_right``. Sizing is that of a 20 kg-payload arm
 of 0.8 m reach; dimensions in mm are the constants below (see README.md beside the meshes). Every re-entrant
 corner on the load path is filleted (radii in ``FILLET``), its fillet meshed finer (``FILLET_ELEMENTS`` elements
-across its quarter circle), and balls of finer elements sit where the peaks are (``PEAK_BALLS``); the meshes are second order (curved 10-node tets) unless ``--order 1``.
+across its quarter circle), and balls of finer elements sit where the peaks are (``PEAK_BALLS``); the meshes are
+second order (curved 10-node tets) unless ``--order 1``.
 """
 from __future__ import annotations
 

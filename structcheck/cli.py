@@ -200,8 +200,8 @@ def _cmd_converge(args) -> int:
     module, study = build_study(args.study, params, debug=args.traceback, with_module=True)
     factors = tuple(args.factors) if args.factors else level_factors(args.levels)
     report = converge(study, factors, getattr(module, "mesh_part", None), links=args.link,
-                      tolerance=(TOLERANCE if args.tolerance is None else args.tolerance / 100), progress=not args.quiet,
-                      refine=Refinement(args.refine),
+                      tolerance=(TOLERANCE if args.tolerance is None else args.tolerance / 100),
+                      progress=not args.quiet, refine=Refinement(args.refine),
                       rebuild=lambda: build_study(args.study, params, debug=args.traceback))
     print(format_report(report))
     if args.json:

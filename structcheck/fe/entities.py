@@ -54,8 +54,9 @@ def find_columns(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
         pos[inv[:table.shape[1]]] = np.arange(table.shape[1])
         return pos[inv[table.shape[1]:]]
     order = np.argsort(kt, kind="stable")
-    i = np.minimum(np.searchsorted(kt[order], kc), len(kt) - 1)
-    return np.where(kt[order][i] == kc, order[i], -1).astype(np.int64)
+    ordered = kt[order]
+    i = np.minimum(np.searchsorted(ordered, kc), len(kt) - 1)
+    return np.where(ordered[i] == kc, order[i], -1).astype(np.int64)
 
 
 def install() -> None:

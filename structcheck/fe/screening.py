@@ -252,8 +252,9 @@ def _form(plan: _Plan, times: np.ndarray, op: np.ndarray, rank, point, env: np.n
 
 
 def _block(plan: _Plan, b: int, u: np.ndarray, opT, rank, point, env: np.ndarray, peak: RankedMax) -> int:
-    """Block b of the points opT (c, P, n_b) of a group (ub u (P,)): every sample of those whose bound exceeds lb_env, and the
-    samples of low lb_hist of those whose bound reaches it (module docstring). Returns the pairs formed."""
+    """Block b of the points opT (c, P, n_b) of a group (ub u (P,)): every sample of those whose bound exceeds
+    lb_env, and the samples of low lb_hist of those whose bound reaches it (module docstring). Returns the pairs
+    formed."""
     whole = u > np.sqrt(env) * (1 + _CUT)
     count = 0
     for sel, times in _needs(plan, b, u, whole):

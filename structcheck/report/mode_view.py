@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .view3d import MM, robot_surfaces, typed, true_scale
+from .view3d import MM, surface, typed, true_scale
 
 AMPLITUDE = 0.08  # the largest modal displacement drawn, as a fraction of the robot's largest dimension
 
@@ -25,7 +25,7 @@ def mode_view(folder: Path, frequencies_hz: list[float]):
 
     modes = [read_vtkhdf(path, k) for k in range(len(frequencies_hz))]
     links = list(modes[0].keys())
-    surfaces = robot_surfaces(modes[0], links, max_triangles=0)  # corner triangles: mode shapes are smooth
+    surfaces = {n: surface(modes[0][n], split=False) for n in links}  # corner triangles: mode shapes are smooth
     rest = {n: np.asarray(modes[0][n].points)[ids] for n, (ids, _) in surfaces.items()}
     size = np.ptp(np.vstack(list(rest.values())), axis=0).max()
     shapes = [{n: np.asarray(m[n].point_data["mode_shape"])[surfaces[n][0]] for n in links} for m in modes]

@@ -30,8 +30,9 @@ class ArmModel:
 
     def reduce(self, study, prep, loads, clock, progress) -> LinkReductions:
         """Per link, in one pass: its per-link basis (its stresses only for the per-link model's peaks beside the
-        arm model's; none without ringing samples or the per-link model), then its superelement, which reuses the basis's factorization and modes where it holds the
-        same dofs (a link whose only interface is its support, as a tool link with point forces on it)."""
+        arm model's; none without ringing samples or the per-link model), then its superelement, which reuses the
+        basis's factorization and modes where it holds the same dofs (a link whose only interface is its support, as
+        a tool link with point forces on it)."""
         parts = {n: study.parts[n] for n in loads}
         reducers = link_reducers(prep.chain, parts, loads, study.n_modes,
                                  payload_masses(prep.chain.tree, study.payloads, parts))
