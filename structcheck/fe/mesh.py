@@ -193,7 +193,33 @@ def read_mesh(path, units: str = "m") -> TetMesh:
     if any(c.type == "tetra10" for c in vol):
         midside = np.vstack([points[c.data[:, 4:10]] if c.type == "tetra10" else
                              points[c.data[:, TET10_EDGES]].mean(axis=2) for c in vol])
-    # named surfaces
+    surfaces, lines = _named_cells(m)
+    # keep only the points the tets use
+    used = np.unique(tets)
+    remap = -np.ones(len(points), dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    points = points[used]
+    tets = remap[tets]
+    for kind, named in (("surface", surfaces), ("line", lines)):
+        for n, cells in named.items():
+            if np.any(remap[cells] < 0):
+                raise MeshError(f"{path}: {kind} {n!r} has cells on points that no tetrahedron uses")
+            named[n] = remap[cells]
+    check_mesh(points, tets, str(path), units, curved=midside is not None)
+    # node order is a convention: make every element right-handed (a curved one by its map at the centroid)
+    neg = tet_volumes(points, tets) < 0 if midside is None else curved_orientation(points, tets, midside) < 0
+    tets[neg] = tets[neg][:, [0, 2, 1, 3]]
+    if midside is not None:
+        # swapping vertices 1 and 2 swaps the edges (0,1) <-> (0,2) and (1,3) <-> (2,3)
+        midside[neg] = midside[neg][:, [2, 1, 0, 3, 5, 4]]
+        check_curved(points, tets, midside, str(path))
+    return TetMesh(points, tets, surfaces, lines, midside)
+
+
+def _named_cells(m) -> tuple[dict, dict]:
+    """The named surfaces (name -> triangles (k, 3), vertex indices) and lines (name -> segments (k, 2)) of a
+    meshio mesh ``m``: gmsh physical groups (``gmsh:physical`` cell data named by ``field_data``), and triangle
+    cell sets of other formats."""
     names = {1: {}, 2: {}}
     for name, (tag, dim) in (m.field_data or {}).items():
         if int(dim) in names:
@@ -217,26 +243,7 @@ def read_mesh(path, units: str = "m") -> TetMesh:
                 surfaces.setdefault(name, []).append(m.cells[k].data[np.asarray(idx), :3])
     surfaces = {n: np.vstack(v).astype(np.int64) for n, v in surfaces.items()}
     lines = {n: np.vstack(v).astype(np.int64) for n, v in lines.items()}
-    # keep only the points the tets use
-    used = np.unique(tets)
-    remap = -np.ones(len(points), dtype=np.int64)
-    remap[used] = np.arange(len(used))
-    points = points[used]
-    tets = remap[tets]
-    for kind, named in (("surface", surfaces), ("line", lines)):
-        for n, cells in named.items():
-            if np.any(remap[cells] < 0):
-                raise MeshError(f"{path}: {kind} {n!r} has cells on points that no tetrahedron uses")
-            named[n] = remap[cells]
-    check_mesh(points, tets, str(path), units, curved=midside is not None)
-    # node order is a convention: make every element right-handed (a curved one by its map at the centroid)
-    neg = tet_volumes(points, tets) < 0 if midside is None else curved_orientation(points, tets, midside) < 0
-    tets[neg] = tets[neg][:, [0, 2, 1, 3]]
-    if midside is not None:
-        # swapping vertices 1 and 2 swaps the edges (0,1) <-> (0,2) and (1,3) <-> (2,3)
-        midside[neg] = midside[neg][:, [2, 1, 0, 3, 5, 4]]
-        check_curved(points, tets, midside, str(path))
-    return TetMesh(points, tets, surfaces, lines, midside)
+    return surfaces, lines
 
 
 def folded_elements(points: np.ndarray, tets: np.ndarray) -> np.ndarray:
