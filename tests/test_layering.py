@@ -127,3 +127,32 @@ def test_libraries_import_no_stage_above_them(library):
     bad = {m: sorted(t for t in targets if t.startswith(above)) for m, targets in graph.items()
            if m.startswith(f"structcheck.{library}")}
     assert not {m: t for m, t in bad.items() if t}, bad
+
+
+#: the issue's size limits (issue 21, item 6): a module a reader takes in, a function that fits a screen or two
+MODULE_LINES, FUNCTION_LINES = 500, 80
+
+
+def sizes(source: str) -> tuple[int, dict[str, int]]:
+    """A module's line count and its functions' (methods' and nested ones' too) lengths in lines, decorators left
+    out."""
+    tree = ast.parse(source)
+    funcs = {f"{node.name}:{node.lineno}": node.end_lineno - node.lineno + 1 for node in ast.walk(tree)
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return source.count("\n"), funcs
+
+
+def test_the_size_reader_counts_lines_and_nested_functions():
+    lines, funcs = sizes("def f():\n    def g():\n        return 1\n    return g\n\n\nclass A:\n    def m(self):\n"
+                         "        pass\n")
+    assert lines == 9 and funcs == {"f:1": 4, "g:2": 2, "m:8": 2}
+
+
+def test_modules_and_functions_are_within_the_size_limits():
+    too_long = {}
+    for name, (path, _) in module_names().items():
+        lines, funcs = sizes(path.read_text())
+        if lines > MODULE_LINES:
+            too_long[name] = lines
+        too_long.update({f"{name}.{f}": n for f, n in funcs.items() if n > FUNCTION_LINES})
+    assert not too_long, f"over {MODULE_LINES} lines a module or {FUNCTION_LINES} a function: {too_long}"
