@@ -67,7 +67,11 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
     unconverged meshes the wrist differed by 10.3 %). Not for the forearm (measured -2.47 %) and the wrist roll
     (-2.05 %): two meshes of one sizing rule differ at a peak by their discretisation error, which for these two is
     larger than 1 % (the forearm's peak scatters by 1.5 % over four refinements, the wrist roll's sits on its
-    flange's edge, a singular point where it scatters by 11 %, docs/peaks.md); they are held to 3 %."""
+    flange's edge, a singular point where it scatters by 11 %, docs/peaks.md); they are held to 3 %. Their
+    nodal-averaged peaks (printed with the unaveraged ones, measured 2026-11-27): forearm +0.85 %, which converges
+    smoothly; wrist roll -9.6 %, and +3.8 % away from its 10 mm support band, all of it in the reach of its rigid
+    joint-5 flange's singular edge. Balls of 1.25 mm elements at the forearm's four peak corners were tried: its
+    unaveraged peak still scattered by 1.7 % over four refinements (benchmarks/bench_convergence.py), not shipped."""
     from structcheck.results import read_summary
     from structcheck.study import run
 
@@ -82,9 +86,10 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
     for name, link in shipped["links"].items():
         mine = ours["links"][name]
         assert mine["mass_kg"] == pytest.approx(link["mass_kg"], rel=1e-6), name
-        error = mine["max_von_mises_pa"] / link["max_von_mises_pa"] - 1
-        rows[name] = (error, link["stress_discontinuity"], mine["stress_discontinuity"])
-    print("\n".join(f"{n:<12} peak {e:+.2%}  indicator shipped {a:.1%} imported {b:.1%}" for n, (e, a, b) in
-                    rows.items()))
+        error, averaged, away = (mine[k] / link[k] - 1 for k in ("max_von_mises_pa", "max_von_mises_averaged_pa",
+                                                                   "max_von_mises_away_from_support_pa"))
+        rows[name] = (error, link["stress_discontinuity"], mine["stress_discontinuity"], averaged, away)
+    print("\n".join(f"{n:<12} peak {e:+.2%}  indicator shipped {a:.1%} imported {b:.1%}  averaged peak {v:+.2%}  "
+                    f"away from the support {w:+.2%}" for n, (e, a, b, v, w) in rows.items()))
     loose = {"forearm": 0.03, "wrist_roll": 0.03}  # their discretisation error exceeds 1 % (docstring)
-    assert all(abs(e) <= loose.get(n, 0.01) for n, (e, _, _) in rows.items()), rows
+    assert all(abs(r[0]) <= loose.get(n, 0.01) for n, r in rows.items()), rows
