@@ -395,6 +395,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
 
     structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress, finish)
     del reduced  # the links' bases and superelements: the solutions keep what they need
+    return_free_memory()  # the recovery's freed stress histories and bases go back before the results are written
     links = {n: links[n] for n in structure.solutions}  # in the robot's order
     tool = structure.tool
     warnings = [*body.warnings, *notes, *run_warnings(
@@ -434,6 +435,7 @@ def _write_report(folder: Path, renders: bool = True) -> None:
     ``renders``: with the static renders for printing (a quick look's page goes without: 5 of its 9 s)."""
     from .report import write_report
 
+    return_free_memory()  # the writers' freed buffers go back before the page's renders allocate theirs
     write_report(folder, folder / "report.html", renders=renders)
 
 

@@ -50,15 +50,13 @@ class LinkBasis:
 
 @dataclass(frozen=True)
 class ClampedFactor:
-    """A part's stiffness clamped on some surfaces, factorized: ``free`` (n_free,) the free dofs (sorted), ``K`` and
-    ``M`` (n_free, n_free) the stiffness and mass on them (M None when no modes were asked for), ``factor`` the
-    factorization of K (:func:`.solvers.factorize`), ``modes`` the lowest modes on the free dofs
-    (:class:`.transient.Modes`; None: none asked for). Another model clamped on the same dofs reuses it
+    """A part's stiffness clamped on some surfaces, factorized: ``free`` (n_free,) the free dofs (sorted), ``factor``
+    the factorization of the stiffness on them (:func:`.solvers.factorize`; neither that stiffness nor the mass on
+    the free dofs is kept: the solves and the modes need only the factor), ``modes`` the lowest modes on the free
+    dofs (:class:`.transient.Modes`; None: none asked for). Another model clamped on the same dofs reuses it
     (:meth:`structcheck.flex.superelement.Superelement.from_part`)."""
 
     free: np.ndarray
-    K: object
-    M: object
     factor: object
     modes: object
 
@@ -77,26 +75,25 @@ def build_basis(part, F: np.ndarray, fixed: list[str], n_modes: int, timings: di
     free = part.free_dofs(fixed)
     K_full = part.stiffness
     clock("assembly_K")
-    K = submatrix(K_full, free)
-    fact = factorize(K)
+    # the clamped stiffness goes once factorized (the solves and the shift-invert modes use only its factor)
+    fact = factorize(submatrix(K_full, free))
     clock("factorization")
     U = np.zeros_like(F)
     U[free] = fact.solve(F[free])
     clock("unit_solves")
     phi = np.zeros((F.shape[0], 0))
     omega = np.zeros(0)
-    M = m = None
+    m = None
     if n_modes > 0:
         M_full = part.mass_matrix
         clock("assembly_M")
-        M = submatrix(M_full, free)
-        m = modes(K, M, n_modes, factorization=fact)
+        m = modes(None, submatrix(M_full, free), n_modes, factorization=fact)
         phi = np.zeros((F.shape[0], len(m.omega)))
         phi[free] = m.phi
         omega = m.omega
         clock("modes")
     if factored is not None:
-        factored(ClampedFactor(free=free, K=K, M=M, factor=fact, modes=m))
+        factored(ClampedFactor(free=free, factor=fact, modes=m))
     del fact  # release the factor (GBs on large meshes) before the stress basis is formed
     if not stresses:
         return LinkBasis(F=F, U=U, phi=phi, omega=omega, S=None)

@@ -251,9 +251,9 @@ class _RigidHeld:
         K = part.stiffness
         # a factorization of the part clamped on exactly these dofs already made (the per-link basis) serves
         self.clamped = clamped if clamped is not None and np.array_equal(clamped.free, self.I) else None
-        self.K_II = submatrix(K, self.I) if self.clamped is None else self.clamped.K
         self.K_IB = sp.csr_matrix(K)[self.I][:, self.B]
-        self.fact = factorize(self.K_II) if self.clamped is None else self.clamped.factor
+        # K_II is not kept once factorized: the solves and the shift-invert modes use only its factor
+        self.fact = factorize(submatrix(K, self.I)) if self.clamped is None else self.clamped.factor
         self.backend = self.fact.backend
 
     def constraint_and_static(self, F):
@@ -273,7 +273,7 @@ class _RigidHeld:
             phi, omega = c.modes.phi, c.modes.omega  # the same eigenproblem, solved once
         else:
             M_II = submatrix(self.part.mass_matrix, self.I)
-            phi, omega = _modes_upto(self.K_II, M_II, self.fact, n_modes, max_frequency)
+            phi, omega = _modes_upto(None, M_II, self.fact, n_modes, max_frequency)
         Phi = np.zeros((self.part.n_dofs, phi.shape[1]))
         Phi[self.I] = phi
         return Phi, omega
@@ -331,17 +331,18 @@ class _AveragedHeld:
 
 
 def _modes_upto(K, M, fact, n_modes, max_frequency):
-    """Lowest modes (phi (n, m) mass-normalized, omega (m,) rad/s): ``n_modes`` of them, or all below
+    """Lowest modes (phi (n, m) mass-normalized, omega (m,) rad/s) of K, read through its factorization ``fact``
+    alone (K may be None): ``n_modes`` of them, or all below
     ``max_frequency`` [Hz] (batches doubling from 8 until one passes the cut-off)."""
     if max_frequency is None:
         if not n_modes:
-            return np.zeros((K.shape[0], 0)), np.zeros(0)
+            return np.zeros((M.shape[0], 0)), np.zeros(0)
         m = lowest_modes(K, M, int(n_modes), factorization=fact)
         return m.phi, m.omega
     k = 8
     while True:
         m = lowest_modes(K, M, k, factorization=fact)
-        if m.frequency_hz[-1] > max_frequency or k >= K.shape[0] - 2:
+        if m.frequency_hz[-1] > max_frequency or k >= M.shape[0] - 2:
             keep = m.frequency_hz <= max_frequency
             return m.phi[:, keep], m.omega[keep]
         k *= 2
