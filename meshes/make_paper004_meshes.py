@@ -169,14 +169,6 @@ def gripper(b, mm):
         lo, hi = sorted((s * 0.045, s * 0.05))
         parts.append(b.box((lo, -0.015, CLAW_Z - 0.015), (hi, 0.015, CLAW_Z + 0.015)))
     solid = b.fuse(*parts)
-    # the claws' four vertical edges rounded first (a machined claw's edge breaks), so that the root fillet below
-    # runs around a tangent-continuous loop: a sharp convex edge meeting the fillet was a corner of the geometry,
-    # whose stress no refinement converged (docs/peaks.md). The inner edges end under the pads.
-    rr = EDGE_ROUND["gripper"]
-    claw_edge = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and bb[5] > 0.09 and bb[3] - bb[0] < 1e-6
-                               and bb[4] - bb[1] < 1e-6 and abs(abs(c[1]) - 0.015) < 1e-6
-                               and any(abs(abs(c[0]) - x) < 1e-6 for x in CLAW_EDGES_X))
-    solid = b.fillet(solid, claw_edge, rr, geometry.fillet_size(rr, EDGE_ROUND_ELEMENTS))
     r = FILLET["gripper"]
     claw_root = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and abs(bb[5] - 0.035) < 1e-6
                                and 0.05 - 1e-6 <= abs(c[0]) <= 0.065 + 1e-6)
@@ -195,45 +187,29 @@ def gripper(b, mm):
 FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
 
-# convex edges rounded, radius [m] per part: the gripper claws' vertical edges (at |x6| = CLAW_EDGES_X [m], |y6| =
-# 15 mm), where they meet the claw-root fillet. Its own radius, not the fillets' 4 mm: an imported CAD part's blends
-# are sized by radius alone (structcheck.cad.sizing). Meshed coarse, EDGE_ROUND_ELEMENTS quadratic elements across
-# the round's quarter circle (its stress is the claw's bending stress, far below the root's; 1.5, not 1: a single
-# element across a quarter circle read 8-20x its neighbours' stress), finer in the balls at their feet (PEAK_BALLS);
-# not changed by --fillet-elements, which sizes the fillets of re-entrant corners
-EDGE_ROUND = {"gripper": 0.0035}
-EDGE_ROUND_ELEMENTS = 1.5
-CLAW_EDGES_X = (0.05, 0.065)
-
 # The local sizing rules (all scaled by --size-factor, so that a finer level refines the same rule), chosen where
 # benchmarks/bench_convergence.py found each link's peak (docs/peaks.md). Quadratic elements across each part's
 # fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself and
-# fewer did not converge it (base, forearm, wrist), four on the gripper (its peak on the claw-root fillet, mid-face,
-# since its claws' edges are rounded), three elsewhere (a ball below refines the waist's peak; the upper arm's
-# changes by about 2% over four levels whatever the count, 2 to 5).
-FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 4}
+# fewer did not converge it (base, forearm, wrist), three elsewhere (a ball below refines the waist's and gripper's
+# peaks; the upper arm's changes by about 2% over four levels whatever the count, 2 to 5).
+FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
 
 # Balls of finer elements, part -> ((centre (3,) [m], size [m], radius [m]), ...): where a fillet ends on a sharp
-# convex edge (the waist's column corners), where the gripper's edge rounds meet the claw-root fillet (three elements
-# across the round's quarter circle: coarse curved elements there read far above their neighbours) and the wrist
-# roll's end by its clamped joint-5 flange (its per-link peak there turned out to be the clamped edge's support
-# singularity; its peak away from the support is converged)
+# convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's end by its clamped
+# joint-5 flange (its per-link peak there turned out to be the clamped edge's support singularity; its peak away from
+# the support is converged)
 PEAK_BALLS = {
     "waist": tuple(((sx * 0.07, 0.065, -0.086), 0.0015, 0.006) for sx in (1, -1)),
-    "gripper": tuple(((sx * (x + dx), sy * (0.015 - 0.3 * EDGE_ROUND["gripper"]), 0.038),
-                      geometry.fillet_size(EDGE_ROUND["gripper"], 3), 0.003)
-                     for x, dx in zip(CLAW_EDGES_X, (0.3 * EDGE_ROUND["gripper"], -0.3 * EDGE_ROUND["gripper"]))
-                     for sx in (1, -1) for sy in (1, -1)),
+    "gripper": tuple(((sx * x, sy * 0.015, 0.038), 0.001, 0.003) for x in (0.05, 0.065) for sx in (1, -1)
+                     for sy in (1, -1)),
     "wrist_roll": (((0.0, 0.0, 0.07), 0.0064, 0.045),),
 }
 
 
 # Curvature sizing (gmsh, elements per full circle of a curved face): PartBuilder's 16, limited by the part's
 # smallest size (a quarter of its size); in a part with a ball finer than that, which lowers the limit, at most the
-# fillet rule's 4 n (and the edge rounds' 4 x EDGE_ROUND_ELEMENTS), else 16 per circle would refine every curved face
-# of the part beyond its fillets' and rounds' rules
-CURVATURE_POINTS = {name: int(min(16, 4 * min(n, EDGE_ROUND_ELEMENTS if name in EDGE_ROUND else n)))
-                    if name in PEAK_BALLS else 16 for name, n in FILLET_ELEMENTS.items()}
+# fillet rule's 4 n, else 16 per circle would refine every curved face of the part beyond its fillets' rule
+CURVATURE_POINTS = {name: min(16, 4 * n) if name in PEAK_BALLS else 16 for name, n in FILLET_ELEMENTS.items()}
 
 
 def fillet_size(b, radius: float, mm: dict) -> float:

@@ -203,13 +203,10 @@ def test_shipped_meshes_follow_the_local_sizing_rules_with_no_badly_curved_eleme
         assert curved_quality(m.points, tm.tets, m.points[cells[:, 4:]]).min() >= 0.2, name
         with PartBuilder(name, size) as b:
             meshes.with_peak_balls(fn)(b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": None})
-            balls = b.refinements
-            fillets, rounds = _fillets_and_rounds(name, b.fillet_sizes)
+            fillets, balls = b.fillet_sizes, b.refinements
         r = meshes.FILLET[name]
         want = fillet_size(r, meshes.FILLET_ELEMENTS[name])
         assert all(s == pytest.approx(want, rel=1e-12) for _, s, _ in fillets), name
-        round_size = fillet_size(meshes.EDGE_ROUND.get(name, 1.0), meshes.EDGE_ROUND_ELEMENTS)
-        assert all(s == pytest.approx(round_size, rel=1e-12) for _, s, _ in rounds), name
         if name not in meshes.PEAK_BALLS:  # on the fillet: its faces lie 0.41 r to r from the edge it rounded
             h = np.median(_edge_lengths_near(tm, np.vstack([p for p, _, _ in fillets]), 0.9 * r, surface=True))
             assert h == pytest.approx(want, rel=0.35), (name, h, want)
@@ -219,29 +216,18 @@ def test_shipped_meshes_follow_the_local_sizing_rules_with_no_badly_curved_eleme
             assert h == pytest.approx(s, rel=0.35) and h < size / 2, (name, centre, h, s)
 
 
-def _fillets_and_rounds(name, fillet_sizes):
-    """A part's recorded (points, size, radius) split into its fillets and its convex edge rounds (EDGE_ROUND)."""
-    is_round = [r == meshes.EDGE_ROUND.get(name) for _, _, r in fillet_sizes]
-    return ([f for f, k in zip(fillet_sizes, is_round) if not k], [f for f, k in zip(fillet_sizes, is_round) if k])
-
-
 @pytest.mark.parametrize("n, size_factor", [(None, 1.0), (4, 1.0), (None, 0.8), (6, 0.571)])
 def test_fillet_elements_tie_the_fillet_size_to_its_radius(n, size_factor):
     """Each fillet's faces meshed at its quarter circle pi r / 2 over n (None: the part's FILLET_ELEMENTS, as
     shipped; a number: --fillet-elements), times the size factor; checked on the fillets the parts record before
-    meshing; the part's peak balls scale with the size factor too. The gripper claws' edge rounds keep their own
-    EDGE_ROUND_ELEMENTS whatever n (their own radius, 3.5 mm, not the fillets' 4 mm), times the size factor."""
+    meshing; the part's peak balls scale with the size factor too."""
     from structcheck.geometry import PartBuilder
 
     for name in ("wrist", "gripper", "base"):
         with PartBuilder(name, meshes.PARTS[name][1] * size_factor, local_size_factor=size_factor) as b:
             meshes.with_peak_balls(meshes.PARTS[name][0])(b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": n})
-            fillets, rounds = _fillets_and_rounds(name, b.fillet_sizes)
-            sizes = [(s, r) for _, s, r in fillets]
+            sizes = [(s, r) for _, s, r in b.fillet_sizes]
             balls = b.refinements
-        assert len(rounds) == (1 if name == "gripper" else 0)
-        for _, s, r in rounds:
-            assert r == 0.0035 and s == pytest.approx(np.pi / 2 / 1.5 * r * size_factor, rel=1e-12)
         assert sizes and all(r == meshes.FILLET[name] for _, r in sizes)
         count = meshes.FILLET_ELEMENTS[name] if n is None else n
         np.testing.assert_allclose([s for s, _ in sizes], np.pi / 2 / count * meshes.FILLET[name] * size_factor,
