@@ -12,8 +12,8 @@ assembled arm), all seven parts re-meshed at each size factor and the whole stud
 output files), every level on the first level's samples (its own ringing samples added once); per link the same
 table, and its peak away from the support band (the link's joint interfaces) with its own scatter, and the status
 ``structcheck converge`` gives (a peak at an interface that is not converged while the away peak is: a support
-singularity). Writes benchmarks/results/bench_convergence_arm.json. Heavy: the finest level of the default
-levels needs about 10 GB and the four levels 20-40 minutes on 2 cores.
+singularity). Writes benchmarks/results/bench_convergence_arm.json. Heavy: ``--levels 1 0.8 0.667`` took 20 min
+and 9.1 GB on 2 cores (the default fourth level, 0.571, about twice that memory and time).
 
 Meshes are made once per size factor into ~/.cache/structcheck (``meshes/make_paper004_meshes.py``'s
 ``part_mesh``), level 1 too (the shipped meshes when they are up to date), with the generator's sizing rules
