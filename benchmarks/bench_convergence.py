@@ -5,7 +5,15 @@ Richardson estimate with its GCI error and observed order where the trend is mon
 nodal-averaged peak and the stress-discontinuity indicator at each level.
 
     python benchmarks/bench_convergence.py [--levels 1 0.8 0.667 0.571] [--fillet-elements N] [--link NAME]
-                                           [--quiet]
+                                           [--model link|arm] [--quiet]
+
+``--model arm``: the headline study as it runs by default (the arm model: every link a superelement of the one
+assembled arm), all seven parts re-meshed at each size factor and the whole study run again (no fatigue, no
+output files), every level on the first level's samples (its own ringing samples added once); per link the same
+table, and its peak away from the support band (the link's joint interfaces) with its own scatter, and the status
+``structcheck converge`` gives (a peak at an interface that is not converged while the away peak is: a support
+singularity). Writes benchmarks/results/bench_convergence_arm.json. Heavy: ``--levels 1 0.8 0.667`` took 20 min
+and 9.1 GB on 2 cores (the default fourth level, 0.571, about twice that memory and time).
 
 Meshes are made once per size factor into ~/.cache/structcheck (``meshes/make_paper004_meshes.py``'s
 ``part_mesh``), level 1 too (the shipped meshes when they are up to date), with the generator's sizing rules
@@ -35,6 +43,8 @@ def main():
     ap.add_argument("--fillet-elements", type=float, default=None,
                     help="elements across every fillet's quarter circle (default: the shipped per-part rules)")
     ap.add_argument("--link", action="append", help="only this link (repeatable)")
+    ap.add_argument("--model", choices=("link", "arm"), default="link",
+                    help="link: each link solved alone (default); arm: the whole headline study per level")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "studies"))
@@ -48,6 +58,8 @@ def main():
 
     fe = args.fillet_elements
     shipped = fe is None
+    if args.model == "arm":
+        return arm_model(s, meshes, args)
 
     def mesh_part(link, size_factor):
         return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, fillet_elements=fe),
@@ -85,8 +97,14 @@ def main():
         rows[n] = {"levels": [dataclasses.asdict(v) for v in lv],
                    "change_from_first_pct": [100 * (v.peak_pa / p0 - 1) for v in lv],
                    "spread_pct": 100 * (max(v.peak_pa for v in lv) / min(v.peak_pa for v in lv) - 1),
-                   "status": c.peak.status, "order": c.peak.order, "richardson_pa": c.peak.extrapolated,
+                   "status": c.peak.status, "link_status": c.status, "order": c.peak.order,
+                   "richardson_pa": c.peak.extrapolated,
                    "gci": c.peak.gci, "scatter": c.peak.scatter}
+    for n, c in report.links.items():  # what structcheck converge concludes (a support singularity named)
+        if c.status != "converged":
+            print(f"{n:<11} {c.status}" + (f"; away from the support band: " + " ".join(
+                f"{v * 1e-6:.4f}" for v in c.away.values[::-1]) + f" MPa, error {100 * c.away.relative_error:.2f}%"
+                if c.away is not None else ""))
     print("averaged peak [MPa] / indicator per size factor:")
     for n, c in report.links.items():
         print(f"{n:<11} " + "  ".join(f"{v.averaged_peak_pa * 1e-6:8.4f} / {v.stress_discontinuity:4.2f}"
@@ -107,6 +125,91 @@ def main():
         failed = {**{k: v for k, v in old.get("failed", {}).items() if k not in rows}, **failed}
     path.write_text(json.dumps({"size_factors": list(fs), "fillet_elements": fe, "links": rows, "failed": failed,
                                 "run_time_s": seconds}, indent=2))
+
+
+def arm_model(s, meshes, args) -> None:
+    """``--model arm``: the headline study run whole at each of ``args.levels`` (every part re-meshed by
+    ``meshes.part_mesh``), the peaks per link and level tabulated and analysed; JSON to
+    benchmarks/results/bench_convergence_arm.json."""
+    from structcheck import converge as cv
+
+    levels = [float(f) for f in args.levels]
+    fe, t0 = args.fillet_elements, time.perf_counter()
+    runs = []
+    for k, f in enumerate(levels):
+        result, seconds = run_level(s, meshes, f, fe, runs[0][0].t if runs else None)
+        runs.append((result, seconds))
+        if not args.quiet:
+            nodes = sum(r.n_nodes for r in result.links.values())
+            print(f"arm model {k + 1}/{len(levels)} size factor {f:.3g}: {nodes:,} nodes, {seconds:.0f} s",
+                  file=sys.stderr, flush=True)
+    h = np.array(levels)
+    rows, table = {}, []
+    for n in (args.link or list(s.LINKS)):
+        res = [r.links[n] for r, _ in runs]
+        lv = tuple(cv.LinkLevel(
+            size_factor=f, n_nodes=r.n_nodes, peak_pa=r.max_von_mises_pa, time_s=r.time_of_max_s,
+            location_link_m=r.location_of_max_link_m, safety_factor=r.min_safety_factor,
+            averaged_peak_pa=r.max_von_mises_averaged_pa, stress_discontinuity=r.stress_discontinuity,
+            peak_away_from_support_pa=r.max_von_mises_away_from_support_pa, seconds=sec,
+            # the peak node lies in the band exactly when the largest value outside it is lower
+            peak_in_support_band=bool(r.max_von_mises_away_from_support_pa < r.max_von_mises_pa))
+            for f, r, (_, sec) in zip(levels, res, runs))
+        away = [v.peak_away_from_support_pa for v in lv]
+        c = cv.LinkConvergence(n, lv, cv.richardson(h, [v.peak_pa for v in lv]),
+                               cv.richardson(h, away) if np.all(np.isfinite(away)) else None,
+                               s.study.required_safety_factor, cv.TOLERANCE)
+        rows[n] = {"levels": [dataclasses.asdict(v) for v in lv], "status": c.status,
+                   "judged": "away_from_support" if c.support_singularity else "peak",
+                   "converged": c.converged, "peak": convergence_dict(c.peak), "away": convergence_dict(c.away)}
+        table.append(c)
+    print(cv.format_report(cv.ConvergenceReport(s.study.name, tuple(levels), {c.name: c for c in table},
+                                                {c.name: "meshes/make_paper004_meshes.py part_mesh" for c in table}))
+          .replace("(per-link model)", "(arm model, the whole study per level)"))
+    print("averaged peak [MPa] / indicator / away from the support band [MPa] per size factor:")
+    for c in table:
+        print(f"{c.name:<11} " + "  ".join(f"{v.averaged_peak_pa * 1e-6:7.4f} / {v.stress_discontinuity:4.2f} / "
+                                           f"{v.peak_away_from_support_pa * 1e-6:7.4f}" for v in c.levels))
+    seconds = time.perf_counter() - t0
+    print(f"{seconds:.0f} s")
+    dest = ROOT / "benchmarks" / "results"
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "bench_convergence_arm.json").write_text(json.dumps(
+        {"model": "arm", "size_factors": levels, "fillet_elements": fe, "links": rows,
+         "nodes": [sum(r.n_nodes for r in run.links.values()) for run, _ in runs],
+         "level_seconds": [sec for _, sec in runs], "run_time_s": seconds}, indent=2))
+
+
+def run_level(s, meshes, size_factor: float, fillet_elements, samples):
+    """The headline study (arm model, no fatigue) on every part meshed at ``size_factor``, solved on ``samples``
+    [s] (None: its own, the analysis grid and the ringing samples its modes add); (RunResult, wall seconds)."""
+    import structcheck as sc
+    import structcheck.study as st
+
+    parts = {n: sc.Part.from_mesh(meshes.part_mesh(n, size_factor, fillet_elements=fillet_elements),
+                                  material=s.MATERIAL.get(n, "6061")) for n in s.LINKS}
+    study = dataclasses.replace(s.study, parts=parts, fatigue=None)
+    refine = st.refine
+
+    def on_first_samples(study, prep, bases, rigid, loads):  # the first level's samples, as structcheck.converge
+        fine = st.rigid_stage(study, prep, samples)
+        return fine, st.link_loads(study, prep, fine, previous=loads), []
+
+    t0 = time.perf_counter()
+    st.refine = refine if samples is None else on_first_samples
+    try:
+        result = st.run(study, None, progress=False, write=False)
+    finally:
+        st.refine = refine
+    return result, time.perf_counter() - t0
+
+
+def convergence_dict(c) -> dict | None:
+    """A Convergence as JSON (None stays None)."""
+    if c is None:
+        return None
+    return {"values_pa": c.values.tolist(), "status": c.status, "order": c.order, "extrapolated_pa": c.extrapolated,
+            "gci": c.gci, "scatter": c.scatter, "error_pa": c.error}
 
 
 def link_rules(meshes, link: str, fillet_elements) -> str:

@@ -159,7 +159,8 @@ def wrist_roll(b, mm):
 def gripper(b, mm):
     """Gripper (frame 6 at the tool flange, z6 outward): 80 mm flange disc 15 mm thick, a 140 x 40 x 20 mm palm
     and two 15 x 30 x 100 mm claws at x6 = +-(50..65) mm with 30 x 30 mm gripping pads (faces at x6 = +-45 mm,
-    centred at z6 = 115 mm); R4 fillets at the claw roots and where the palm meets the flange."""
+    centred at z6 = 115 mm); the claws' vertical edges rounded R4.5, R4 fillets at the claw roots, R6 where the palm
+    meets the flange."""
     flange = b.cylinder((0, 0, 0), Z, 0.04, 0.015, centered=False)
     palm = b.box((-0.07, -0.02, 0.015), (0.07, 0.02, 0.035))
     parts = [flange, palm]
@@ -169,15 +170,25 @@ def gripper(b, mm):
         lo, hi = sorted((s * 0.045, s * 0.05))
         parts.append(b.box((lo, -0.015, CLAW_Z - 0.015), (hi, 0.015, CLAW_Z + 0.015)))
     solid = b.fuse(*parts)
+    # the claws' four vertical edges rounded first (a machined claw's edge breaks), so that the root fillet below
+    # runs around a tangent-continuous loop: a sharp convex edge meeting the fillet was a corner of the geometry,
+    # whose stress no refinement converged (docs/peaks.md). The inner edges end under the pads.
+    rr = EDGE_ROUND["gripper"]
+    claw_edge = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and bb[5] > 0.09 and bb[3] - bb[0] < 1e-6
+                               and bb[4] - bb[1] < 1e-6 and abs(abs(c[1]) - 0.015) < 1e-6
+                               and any(abs(abs(c[0]) - x) < 1e-6 for x in CLAW_EDGES_X))
+    solid = b.fillet(solid, claw_edge, rr, geometry.fillet_size(rr, EDGE_ROUND_ELEMENTS))
     r = FILLET["gripper"]
     claw_root = lambda c, bb: (abs(bb[2] - 0.035) < 1e-6 and abs(bb[5] - 0.035) < 1e-6
                                and 0.05 - 1e-6 <= abs(c[0]) <= 0.065 + 1e-6)
     solid = b.fillet(solid, claw_root, r, fillet_size(b, r, mm))
     # the palm's sides on the flange, then (as for the waist's column) the flange's rim under the palm's overhang
+    r, n = PALM_FILLET
+    size = geometry.fillet_size(r, n) if mm.get("fillet_elements") is None else fillet_size(b, r, mm)
     solid = b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-                     and bb[4] - bb[1] < 1e-6, r, fillet_size(b, r, mm))
+                     and bb[4] - bb[1] < 1e-6, r, size)
     b.fillet(solid, lambda c, bb: box_edges((-0.04, -0.02, 0.015), (0.04, 0.02, 0.015))(c, bb)
-             and bb[4] - bb[1] > 1e-6, r, fillet_size(b, r, mm))
+             and bb[4] - bb[1] > 1e-6, r, size)
     b.name_faces("joint6", on_plane(2, 0.0))
     b.name_faces("claw_left", on_plane(0, 0.045))
     b.name_faces("claw_right", on_plane(0, -0.045))
@@ -187,29 +198,50 @@ def gripper(b, mm):
 FILLET = {"base": 0.015, "waist": 0.010, "upper_arm": 0.008, "forearm": 0.008, "wrist": 0.005, "wrist_roll": 0.006,
           "gripper": 0.004}
 
+# convex edges rounded, radius [m] per part: the gripper claws' vertical edges (at |x6| = CLAW_EDGES_X [m], |y6| =
+# 15 mm), where they meet the claw-root fillet. Its own radius, not the fillets' 4 mm: an imported CAD part's blends
+# are sized by radius alone (structcheck.cad.sizing). Meshed coarse, EDGE_ROUND_ELEMENTS quadratic elements across
+# the round's quarter circle (its stress is the claw's bending stress, below the root's; not 1: a single element
+# across a quarter circle read 8-20x its neighbours' stress), finer in the balls at their feet (PEAK_BALLS); not
+# changed by --fillet-elements, which sizes the fillets of re-entrant corners. Coarse because every element of the
+# gripper costs about 50 kB of the headline's peak memory (its arm-model stress basis is the run's largest): R3.5
+# rounds at 1.5 elements and four elements on every R4 fillet converged too, at 51,630 nodes and 3.40 GB
+EDGE_ROUND = {"gripper": 0.0045}
+EDGE_ROUND_ELEMENTS = 1.75
+# the gripper's palm-to-flange fillets: radius [m] (not the claw roots' 4 mm, so that an imported part sizes them
+# apart) and quadratic elements across their quarter circle (no peak there)
+PALM_FILLET = (0.006, 2)
+CLAW_EDGES_X = (0.05, 0.065)
+
 # The local sizing rules (all scaled by --size-factor, so that a finer level refines the same rule), chosen where
 # benchmarks/bench_convergence.py found each link's peak (docs/peaks.md). Quadratic elements across each part's
 # fillet quarter circles (structcheck.fe.geometry.fillet_size): five where the peak lies on the fillet itself and
-# fewer did not converge it (base, forearm, wrist), three elsewhere (a ball below refines the waist's and gripper's
-# peaks; the upper arm's changes by about 2% over four levels whatever the count, 2 to 5).
-FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 3}
+# fewer did not converge it (base, forearm, wrist), four on the gripper (its peak on the claw-root fillet, mid-face,
+# since its claws' edges are rounded), three elsewhere (a ball below refines the waist's peak; the upper arm's
+# changes by about 2% over four levels whatever the count, 2 to 5).
+FILLET_ELEMENTS = {"base": 5, "waist": 3, "upper_arm": 3, "forearm": 5, "wrist": 5, "wrist_roll": 3, "gripper": 4}
 
 # Balls of finer elements, part -> ((centre (3,) [m], size [m], radius [m]), ...): where a fillet ends on a sharp
-# convex edge (the waist's column corners, the gripper's claw corners) and the wrist roll's end by its clamped
-# joint-5 flange (its per-link peak there turned out to be the clamped edge's support singularity; its peak away from
-# the support is converged)
+# convex edge (the waist's column corners), where the gripper's edge rounds meet the claw-root fillet (three elements
+# across the round's quarter circle: coarse curved elements there read far above their neighbours) and the wrist
+# roll's end by its clamped joint-5 flange (its per-link peak there turned out to be the clamped edge's support
+# singularity; its peak away from the support is converged)
 PEAK_BALLS = {
     "waist": tuple(((sx * 0.07, 0.065, -0.086), 0.0015, 0.006) for sx in (1, -1)),
-    "gripper": tuple(((sx * x, sy * 0.015, 0.038), 0.001, 0.003) for x in (0.05, 0.065) for sx in (1, -1)
-                     for sy in (1, -1)),
+    "gripper": tuple(((sx * (x + dx), sy * (0.015 - 0.3 * EDGE_ROUND["gripper"]), 0.038),
+                      geometry.fillet_size(EDGE_ROUND["gripper"], 3), 0.003)
+                     for x, dx in zip(CLAW_EDGES_X, (0.3 * EDGE_ROUND["gripper"], -0.3 * EDGE_ROUND["gripper"]))
+                     for sx in (1, -1) for sy in (1, -1)),
     "wrist_roll": (((0.0, 0.0, 0.07), 0.0064, 0.045),),
 }
 
 
 # Curvature sizing (gmsh, elements per full circle of a curved face): PartBuilder's 16, limited by the part's
 # smallest size (a quarter of its size); in a part with a ball finer than that, which lowers the limit, at most the
-# fillet rule's 4 n, else 16 per circle would refine every curved face of the part beyond its fillets' rule
-CURVATURE_POINTS = {name: min(16, 4 * n) if name in PEAK_BALLS else 16 for name, n in FILLET_ELEMENTS.items()}
+# fillet rule's 4 n (and the edge rounds' 4 x EDGE_ROUND_ELEMENTS), else 16 per circle would refine every curved face
+# of the part beyond its fillets' and rounds' rules
+CURVATURE_POINTS = {name: int(min(16, 4 * min(n, EDGE_ROUND_ELEMENTS if name in EDGE_ROUND else n)))
+                    if name in PEAK_BALLS else 16 for name, n in FILLET_ELEMENTS.items()}
 
 
 def fillet_size(b, radius: float, mm: dict) -> float:
@@ -233,10 +265,10 @@ def with_peak_balls(fn):
 ORDER = 2
 
 # mesh size [m] per part: at least as fine as the paper's 17,109-node ANSYS mesh in total, and about two
-# quadratic elements through the thin walls
+# quadratic elements through the thin walls (the gripper's 15 mm claws: their roots and edges have their own rules)
 PARTS = {"base": (base, 0.028), "waist": (waist, 0.024), "upper_arm": (upper_arm, 0.016),
          "forearm": (forearm, 0.016), "wrist": (wrist, 0.012), "wrist_roll": (wrist_roll, 0.012),
-         "gripper": (gripper, 0.009)}
+         "gripper": (gripper, 0.011)}
 
 
 # the upper arm's outer section (y, z) [mm] as built by upper_arm(): its walls meet in the middle at half the

@@ -213,6 +213,10 @@ def _cmd_converge(args) -> int:
         print(f"not converged: {', '.join(bad)}")
     if flips:
         print(f"verdict may flip within the discretisation error: {', '.join(flips)}")
+    singular = [n for n, c in report.links.items() if c.support_singularity]
+    if singular:
+        print("judged on the peak away from the support band (the peak a support singularity): "
+              + ", ".join(singular))
     if report.ok:
         print("every peak converged; no verdict within its error of the required safety factor")
     for n, why in report.failed.items():

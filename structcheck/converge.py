@@ -38,7 +38,10 @@ its safety factor. A link's verdict *may flip* when its required safety factor l
 the finest peak plus and minus its estimated error. A link is *converged* when that error (the GCI, or without a
 monotone trend the scatter of its levels) is within ``tolerance`` (relative); a peak that keeps growing (``not
 converging``) sits on a singularity (a clamped edge, a sharp re-entrant corner): its peak away from the support
-band is reported beside it.
+band is reported beside it. When that peak lies inside the support band (within the study's ``support_band_m`` of
+the link's support surfaces) and the away peak is converged, the link's status is *support singularity: converged
+away from the support* and its convergence is judged on the away peak (the table says which peak was judged); a
+peak that is not converged elsewhere (a sharp corner of the part itself) stays not converged.
 """
 from __future__ import annotations
 
@@ -82,8 +85,9 @@ class LinkLevel:
     """One link solved on one mesh: ``size_factor`` (element size / the study's), ``n_nodes``, the unaveraged
     ``peak_pa`` [Pa] (max von Mises) at ``time_s`` [s] and ``location_link_m`` (3,) [m, link frame], the
     ``safety_factor`` there (strength / governing stress), the nodal-averaged peak ``averaged_peak_pa``, the
-    ``stress_discontinuity`` indicator and the peak outside the support band ``peak_away_from_support_pa``;
-    ``seconds`` the solve's wall time."""
+    ``stress_discontinuity`` indicator, the peak outside the support band ``peak_away_from_support_pa`` and whether
+    the peak lies inside that band (``peak_in_support_band``: within the study's ``support_band_m`` of the link's
+    support surfaces); ``seconds`` the solve's wall time."""
 
     size_factor: float
     n_nodes: int
@@ -95,12 +99,19 @@ class LinkLevel:
     stress_discontinuity: float
     peak_away_from_support_pa: float
     seconds: float
+    peak_in_support_band: bool = False
 
 
 @dataclass(frozen=True)
 class LinkConvergence:
     """A link's ``levels`` (finest last, as solved), the Richardson analysis of its unaveraged ``peak`` and of its
-    ``away`` peak (outside the support band), the ``required_safety_factor``, and the verdicts."""
+    ``away`` peak (outside the support band), the ``required_safety_factor``, and the verdicts.
+
+    A peak that is not converged, lies inside the support band on the finest mesh, while the peak away from the band
+    is converged, is a *support singularity* (a clamped edge's held Poisson contraction: its stress grows without
+    bound as the mesh is refined, so no mesh converges it; docs/peaks.md's cantilever): the link is then judged
+    converged on its away peak (:attr:`judged`), and its status says so. Whether its verdict may flip is still
+    judged on the peak itself, the one the study's verdict uses."""
 
     name: str
     levels: tuple[LinkLevel, ...]
@@ -125,9 +136,33 @@ class LinkConvergence:
         lo, hi = self.safety_factor_band
         return lo < self.required_safety_factor <= hi
 
+    def _within(self, c: Convergence) -> bool:
+        return c.status != "not converging" and c.relative_error <= self.tolerance
+
+    @property
+    def support_singularity(self) -> bool:
+        """The peak not converged, inside the support band on the finest mesh, the peak away from it converged."""
+        return (not self._within(self.peak) and self.levels[-1].peak_in_support_band and self.away is not None
+                and self._within(self.away))
+
+    @property
+    def judged(self) -> Convergence:
+        """The peak the convergence verdict is judged on: the away peak for a support singularity, else the peak."""
+        return self.away if self.support_singularity else self.peak
+
     @property
     def converged(self) -> bool:
-        return self.peak.status != "not converging" and self.peak.relative_error <= self.tolerance
+        return self._within(self.judged)
+
+    @property
+    def status(self) -> str:
+        """'converged', 'support singularity: converged away from the support', or 'NOT converged (why)'."""
+        if self.support_singularity:
+            return "support singularity: converged away from the support"
+        if self.converged:
+            return "converged"
+        return "NOT converged (" + (f"error above {100 * self.tolerance:g}%" if self.peak.status != "not converging"
+                                    else self.peak.status) + ")"
 
 
 @dataclass(frozen=True)
@@ -158,7 +193,8 @@ class ConvergenceReport:
                 "links": {n: {"refinement": self.refinement[n], "levels": [vars(lv) for lv in c.levels],
                               "peak": conv(c.peak), "away_from_support": conv(c.away),
                               "required_safety_factor": c.required_safety_factor, "passes": c.passes,
-                              "may_flip": c.may_flip, "converged": c.converged,
+                              "may_flip": c.may_flip, "converged": c.converged, "status": c.status,
+                              "judged": "away_from_support" if c.support_singularity else "peak",
                               "safety_factor_band": list(c.safety_factor_band)}
                           for n, c in self.links.items()}}
 
@@ -186,14 +222,14 @@ def solve_link(study, name: str, t: np.ndarray | None = None) -> tuple[LinkLevel
     sol = link_solution(study, name, bases[name], loads[name], rigid.t)
     part, r = sol.part, sol.response
     sf = part.material.safety_factor(r.vm_envelope_nodes, r.principal_envelope)
-    away = part.distance_to_surfaces(list(ld.support)) > study.support_band_m
+    away = part.distance_to_surfaces(list(ld.support)) > study.support_band_m  # (n_nodes,)
     return LinkLevel(
         size_factor=1.0, n_nodes=int(len(part.points)), peak_pa=float(r.max_von_mises),
         time_s=float(rigid.t[r.i_time_max]), location_link_m=tuple(map(float, part.points[r.node_max])),
         safety_factor=float(sf.min()), averaged_peak_pa=float(r.max_von_mises_averaged),
         stress_discontinuity=float(r.stress_discontinuity),
         peak_away_from_support_pa=float(r.vm_envelope_nodes[away].max()) if away.any() else float("nan"),
-        seconds=time.perf_counter() - t0), rigid.t
+        seconds=time.perf_counter() - t0, peak_in_support_band=not bool(away[r.node_max])), rigid.t
 
 
 def split_part(part, times: int = 1):
@@ -351,13 +387,15 @@ def format_report(report: ConvergenceReport) -> str:
         lo, hi = c.safety_factor_band
         ext = f"{c.peak.extrapolated * 1e-6:9.4g}" if np.isfinite(c.peak.extrapolated) else f"{'-':>9}"
         order = f"{c.peak.order:5.2f}" if np.isfinite(c.peak.order) else f"{'-':>5}"
-        verdict = ("converged" if c.converged else "NOT converged (" + (
-            f"error above {100 * c.tolerance:g}%" if c.peak.status != "not converging" else c.peak.status) + ")")
+        verdict = c.status
+        if c.support_singularity:
+            verdict += (f" (the peak, in the support band, {c.peak.status}, error {100 * c.peak.relative_error:.1f}%; "
+                        f"judged on the peak away from the band, error {100 * c.away.relative_error:.2f}%)")
         if c.may_flip:
             verdict += f"; verdict MAY FLIP (required SF {c.required_safety_factor:g})"
         lines.append(f"{n:<12} " + " ".join(f"{lv.peak_pa * 1e-6:9.4g}" for lv in c.levels)
                      + f" {ext} {100 * c.peak.relative_error:6.2f}% {order}  {lo:6.3g}-{hi:<6.3g}  {verdict}")
-        if not c.converged and c.away is not None:
+        if (not c.converged or c.support_singularity) and c.away is not None:
             lines.append(f"{'':<12} away from the support band: " + " ".join(
                 f"{v * 1e-6:.4g}" for v in c.away.values[::-1]) + f" MPa, {c.away.status}"
                 + (f", extrapolated {c.away.extrapolated * 1e-6:.4g} MPa +- {100 * c.away.relative_error:.2f}%"

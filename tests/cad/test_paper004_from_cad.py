@@ -63,9 +63,12 @@ def test_the_wrist_imported_is_meshed_as_the_generator_meshes_it(tmp_path):
 
 @pytest.mark.slow
 def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004_run, tmp_path):
-    """Masses to 1e-6, the arm's six lowest frequencies within 0.5 %, the tool-point deflection within 0.1 %. Peaks:
+    """Masses to 1e-5 (a curved mesh's volume matches its CAD solid's to about that: the gripper's, with its coarse
+    claw-edge rounds, is 7.3e-6 below it, and the imported one 1.0e-6 above the shipped one; a missing fillet would be
+    1e-3), the arm's six lowest frequencies within 0.5 %, the tool-point deflection within 0.1 %. Peaks:
     the issue's 1 % for five links (measured on the locally refined meshes, imported with the generator's rules,
-    balls included: base -0.26 %, waist -0.56, upper arm -0.03, wrist -0.33, gripper -0.04 %; on the earlier,
+    balls included: base -0.26 %, waist -0.56, upper arm -0.03, wrist -0.33, gripper -0.92 % (with its rounded claw
+    edges; -0.04 % before); on the earlier,
     unconverged meshes the wrist differed by 10.3 %). Not for the forearm (measured -2.47 %) and the wrist roll
     (-2.05 %): two meshes of one sizing rule differ at a peak by their discretisation error, which for these two is
     larger than 1 % (the forearm's peak scatters by 1.5 % over four refinements, the wrist roll's sits on its
@@ -87,7 +90,7 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
     rows = {}
     for name, link in shipped["links"].items():
         mine = ours["links"][name]
-        assert mine["mass_kg"] == pytest.approx(link["mass_kg"], rel=1e-6), name
+        assert mine["mass_kg"] == pytest.approx(link["mass_kg"], rel=1e-5), name
         error, averaged, away = (mine[k] / link[k] - 1 for k in ("max_von_mises_pa", "max_von_mises_averaged_pa",
                                                                    "max_von_mises_away_from_support_pa"))
         rows[name] = (error, link["stress_discontinuity"], mine["stress_discontinuity"], averaged, away)

@@ -203,10 +203,14 @@ def test_shipped_meshes_follow_the_local_sizing_rules_with_no_badly_curved_eleme
         assert curved_quality(m.points, tm.tets, m.points[cells[:, 4:]]).min() >= 0.2, name
         with PartBuilder(name, size) as b:
             meshes.with_peak_balls(fn)(b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": None})
-            fillets, balls = b.fillet_sizes, b.refinements
+            balls = b.refinements
+            fillets, rounds, palm = _fillets_and_rounds(name, b.fillet_sizes)
         r = meshes.FILLET[name]
         want = fillet_size(r, meshes.FILLET_ELEMENTS[name])
         assert all(s == pytest.approx(want, rel=1e-12) for _, s, _ in fillets), name
+        round_size = fillet_size(meshes.EDGE_ROUND.get(name, 1.0), meshes.EDGE_ROUND_ELEMENTS)
+        assert all(s == pytest.approx(round_size, rel=1e-12) for _, s, _ in rounds), name
+        assert all(s == pytest.approx(fillet_size(*meshes.PALM_FILLET), rel=1e-12) for _, s, _ in palm), name
         if name not in meshes.PEAK_BALLS:  # on the fillet: its faces lie 0.41 r to r from the edge it rounded
             h = np.median(_edge_lengths_near(tm, np.vstack([p for p, _, _ in fillets]), 0.9 * r, surface=True))
             assert h == pytest.approx(want, rel=0.35), (name, h, want)
@@ -216,21 +220,38 @@ def test_shipped_meshes_follow_the_local_sizing_rules_with_no_badly_curved_eleme
             assert h == pytest.approx(s, rel=0.35) and h < size / 2, (name, centre, h, s)
 
 
+def _fillets_and_rounds(name, fillet_sizes):
+    """A part's recorded (points, size, radius) split into its fillets of FILLET's radius, its convex edge rounds
+    (EDGE_ROUND) and the gripper's palm fillets (PALM_FILLET)."""
+    kind = [{meshes.EDGE_ROUND.get(name): 1, meshes.PALM_FILLET[0] if name == "gripper" else None: 2}.get(r, 0)
+            for _, _, r in fillet_sizes]
+    return tuple([f for f, k in zip(fillet_sizes, kind) if k == want] for want in (0, 1, 2))
+
+
 @pytest.mark.parametrize("n, size_factor", [(None, 1.0), (4, 1.0), (None, 0.8), (6, 0.571)])
 def test_fillet_elements_tie_the_fillet_size_to_its_radius(n, size_factor):
     """Each fillet's faces meshed at its quarter circle pi r / 2 over n (None: the part's FILLET_ELEMENTS, as
     shipped; a number: --fillet-elements), times the size factor; checked on the fillets the parts record before
-    meshing; the part's peak balls scale with the size factor too."""
+    meshing; the part's peak balls scale with the size factor too. The gripper claws' edge rounds keep their own
+    EDGE_ROUND_ELEMENTS whatever n (their own radius, 4.5 mm, not the fillets' 4 mm), times the size factor; its
+    palm fillets (R6) their own two elements unless n is given."""
     from structcheck.geometry import PartBuilder
 
     for name in ("wrist", "gripper", "base"):
         with PartBuilder(name, meshes.PARTS[name][1] * size_factor, local_size_factor=size_factor) as b:
             meshes.with_peak_balls(meshes.PARTS[name][0])(b, {"wall": meshes.DEFAULT_WALL_MM, "fillet_elements": n})
-            sizes = [(s, r) for _, s, r in b.fillet_sizes]
+            fillets, rounds, palm = _fillets_and_rounds(name, b.fillet_sizes)
+            sizes = [(s, r) for _, s, r in fillets + palm]
             balls = b.refinements
-        assert sizes and all(r == meshes.FILLET[name] for _, r in sizes)
+        assert len(rounds) == (1 if name == "gripper" else 0) and len(palm) == (2 if name == "gripper" else 0)
+        for _, s, r in rounds:
+            assert r == 0.0045 and s == pytest.approx(np.pi / 2 / 1.75 * r * size_factor, rel=1e-12)
+        if n is None and palm:  # the palm's own count unless --fillet-elements
+            np.testing.assert_allclose([s for _, s, _ in palm], np.pi / 2 / 2 * 0.006 * size_factor, rtol=1e-12)
+            sizes = [(s, r) for _, s, r in fillets]
+        assert sizes and all(r in (meshes.FILLET[name], meshes.PALM_FILLET[0]) for _, r in sizes)
         count = meshes.FILLET_ELEMENTS[name] if n is None else n
-        np.testing.assert_allclose([s for s, _ in sizes], np.pi / 2 / count * meshes.FILLET[name] * size_factor,
+        np.testing.assert_allclose([s for s, _ in sizes], [np.pi / 2 / count * r * size_factor for _, r in sizes],
                                    rtol=1e-12)
         np.testing.assert_allclose([s for _, s, _ in balls],
                                    [s * size_factor for _, s, _ in meshes.PEAK_BALLS.get(name, ())], rtol=1e-12)

@@ -7,6 +7,7 @@ support band is beam theory's 6 P (L - x) / h^3 at x = 10 mm. The verdict logic 
 closed-form peak sequences phi_0 + c h^2.
 """
 import json
+from dataclasses import replace as dataclasses_replace
 
 import numpy as np
 import pytest
@@ -48,17 +49,49 @@ def clamped(tmp_path_factory):
     return code, text.getvalue(), json.loads(out.read_text())
 
 
-def test_clamped_root_peak_is_not_converged(clamped):
+def test_clamped_root_peak_is_a_support_singularity_judged_away_from_the_clamp(clamped):
+    """The root's peak climbs with every refinement inside the support band (no mesh converges it); the peak away
+    from the band is beam theory (next test) and converged: the link is a support singularity, judged on the away
+    peak, and the table says so."""
     code, text, report = clamped
-    assert code == 1
-    assert "not converged: beam" in text
     beam_ = report["links"]["beam"]
     peaks = [lv["peak_pa"] for lv in beam_["levels"]]
     sigma_root = 6 * 100.0 * SMALL_L / SMALL_H ** 3  # beam theory at the root's outer fibres
     assert all(p > sigma_root for p in peaks)  # the singular edge stands above beam theory ...
     assert np.all(np.diff(peaks) > 0)  # ... and climbs with every refinement
-    assert not beam_["converged"] and report["ok"] is False
+    peak = beam_["peak"]
+    # values finest first
+    assert peak["status"] == "not converging" or peak["error_pa"] > 0.03 * peak["values_pa"][0], peak
+    # at the clamp: the peak one element from the root (the root face's nodes are held), inside the 10 mm band
+    assert all(lv["peak_in_support_band"] and lv["location_link_m"][0] <= 0.01 for lv in beam_["levels"])
+    assert beam_["status"] == "support singularity: converged away from the support"
+    assert beam_["judged"] == "away_from_support" and beam_["converged"] and not beam_["may_flip"]
+    assert code == 0 and report["ok"] is True
+    assert "support singularity: converged away from the support (the peak, in the support band, " in text
+    assert f"error {100 * peak['error_pa'] / peak['values_pa'][0]:.1f}%; judged on the peak away from the band, " \
+           f"error {100 * beam_['away_from_support']['error_pa'] / beam_['away_from_support']['values_pa'][0]:.2f}%)" \
+           in text
+    assert "judged on the peak away from the support band (the peak a support singularity): beam" in text
     assert [lv["n_nodes"] for lv in beam_["levels"]] == sorted(lv["n_nodes"] for lv in beam_["levels"])
+
+
+@pytest.mark.parametrize("in_band, away, converged", [
+    (True, (50e6, 50.5e6, 50.2e6), True),  # in the band, away converged: a support singularity
+    (False, (50e6, 50.5e6, 50.2e6), False),  # a climbing peak away from the support (a sharp corner): not converged
+    (True, (40e6, 45e6, 50e6), False),  # in the band, but the away peak climbs too
+])
+def test_a_support_singularity_needs_the_peak_in_the_band_and_the_away_peak_converged(in_band, away, converged):
+    factors = cv.level_factors(3)
+    peaks = (100e6, 110e6, 125e6)  # climbing: not converging
+    levels = tuple(dataclasses_replace(level(f, p), peak_away_from_support_pa=a, peak_in_support_band=in_band)
+                   for f, p, a in zip(factors, peaks, away))
+    c = cv.LinkConvergence("beam", levels, cv.richardson(factors, peaks), cv.richardson(factors, away), 1.5,
+                           cv.TOLERANCE)
+    assert c.peak.status == "not converging"
+    assert c.support_singularity is converged and c.converged is converged
+    assert (c.judged is c.away) is converged
+    assert c.status == ("support singularity: converged away from the support" if converged
+                        else "NOT converged (not converging)")
 
 
 def test_peak_away_from_the_clamp_is_beam_theory(clamped):
@@ -258,8 +291,8 @@ study = build()
 
 def test_refining_around_the_peak(tmp_path, capsys):
     """--refine peak: only the elements around the first mesh's peak (the clamped root's singular edge) are
-    refined, by the factor asked, the tip's stay as they were; the root's peak keeps climbing (not converged,
-    exit 1) while the peak 10 mm from the clamp is beam theory's 6 P (L - x) / h^3 on every mesh."""
+    refined, by the factor asked, the tip's stay as they were; the root's peak keeps climbing (not converged: a
+    support singularity) while the peak 10 mm from the clamp is beam theory's 6 P (L - x) / h^3 on every mesh."""
     import structcheck.converge as cvm
     from structcheck.script import load_study
 
@@ -285,7 +318,8 @@ def test_refining_around_the_peak(tmp_path, capsys):
     nodes = [lv.n_nodes for lv in c.levels]
     assert nodes[0] < nodes[1] < nodes[2] < 4 * nodes[0]  # global refinement by 2: about 8x
     peaks = [lv.peak_pa for lv in c.levels]
-    assert np.all(np.diff(peaks) > 0) and not c.converged
+    assert np.all(np.diff(peaks) > 0) and c.peak.relative_error > cvm.TOLERANCE  # the root's peak: not converged
+    assert c.support_singularity and c.judged is c.away  # in the band, the away peak converged
     sigma = 6 * 100.0 * (SMALL_L - 0.01) / SMALL_H ** 3
     np.testing.assert_allclose(c.away.values, sigma, rtol=0.02)
     assert "refined within 4 elements of each link's peak" in report.refinement["beam"]
