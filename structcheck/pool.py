@@ -183,15 +183,37 @@ def heap_reuse():
             libc.malloc_trim(0)
 
 
-def return_free_memory() -> None:
+def return_free_memory(at_least: int = 0) -> None:
     """Give the heap's free pages back to the OS (glibc's ``malloc_trim``: every arena, free pages in the middle
     of a heap too; a no-op off glibc). Within :func:`heap_reuse` freed memory stays in the heap for the next large
     array, but a thread's arena keeps what it freed for itself: a run calls this when a stage has dropped much
     memory that later stages, in other threads, would not reuse (the links' assembled K and M once they are
-    reduced), so that the peak resident memory is not the sum of the two."""
+    reduced), so that the peak resident memory is not the sum of the two. ``at_least`` [bytes]: only when the
+    arenas hold that much free (glibc's ``mallinfo2``), since the trim and the page faults of the memory taken
+    again after it cost time (about 0.2 s a run on a small study) that only a large heap repays."""
     libc = _libc()
-    if libc is not None:
-        libc.malloc_trim(0)
+    if libc is None:
+        return
+    if at_least > 0:
+        info = _mallinfo2(libc)
+        if info is not None and info < at_least:
+            return
+    libc.malloc_trim(0)
+
+
+def _mallinfo2(libc) -> int | None:
+    """Free bytes in glibc's arenas (``mallinfo2().fordblks``, all arenas), or None before glibc 2.33."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    fn = getattr(libc, "mallinfo2", None)
+    if fn is None:
+        return None
+    fn.restype, fn.argtypes = MallInfo2, []
+    return int(fn().fordblks)
 
 
 def _bytes(value: str | None, default: int) -> int:

@@ -344,6 +344,10 @@ def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
     return np.searchsorted(t, grid.t[grid.frame_index]).astype(int)
 
 
+#: free heap [bytes] worth returning to the OS between the late stages (a large run's; a small one's stays)
+FREE_TO_RETURN = 256 << 20
+
+
 def run(study: Study, out: str | Path | None = None, *, progress: bool = True, write: bool = True,
         vtk: bool = True, plots: bool = True, vtk_format: str = "hdf", quick: bool = False,
         report: bool = False) -> RunResult:
@@ -395,7 +399,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
 
     structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress, finish)
     del reduced  # the links' bases and superelements: the solutions keep what they need
-    return_free_memory()  # the recovery's freed stress histories and bases go back before the results are written
+    return_free_memory(FREE_TO_RETURN)  # the recovery's freed stress bases go back before the results are written
     links = {n: links[n] for n in structure.solutions}  # in the robot's order
     tool = structure.tool
     warnings = [*body.warnings, *notes, *run_warnings(
@@ -435,7 +439,7 @@ def _write_report(folder: Path, renders: bool = True) -> None:
     ``renders``: with the static renders for printing (a quick look's page goes without: 5 of its 9 s)."""
     from .report import write_report
 
-    return_free_memory()  # the writers' freed buffers go back before the page's renders allocate theirs
+    return_free_memory(FREE_TO_RETURN)  # the writers' freed buffers go back before the page's renders take theirs
     write_report(folder, folder / "report.html", renders=renders)
 
 

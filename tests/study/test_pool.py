@@ -261,3 +261,29 @@ def test_stress_histories_in_threads_are_those_of_one_thread(monkeypatch, rng):
                   "vm_averaged_history", "vm_averaged_envelope_nodes"):
             assert np.array_equal(getattr(r, f), getattr(alone, f)), f
         assert (r.i_time_max, r.node_max) == (alone.i_time_max, alone.node_max)
+
+
+# Inside heap_reuse a freed 400 MB array stays in the heap; a trim asking for more free memory than that leaves it,
+# one asking for less gives it back (resident memory in MB, from /proc/self/status).
+CHILD_TRIM = """
+import numpy as np
+from structcheck.pool import heap_reuse, return_free_memory
+def rss():
+    return int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS")).split()[1]) // 1024
+with heap_reuse():
+    a = np.ones(50_000_000)
+    del a
+    held = rss()
+    return_free_memory(1 << 40)
+    kept = rss()
+    return_free_memory(256 << 20)
+    print(held, kept, rss())
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallinfo2 and malloc_trim")
+def test_return_free_memory_trims_only_a_heap_holding_enough_free():
+    out = subprocess.run([sys.executable, "-c", CHILD_TRIM], env=user_env(), capture_output=True, text=True,
+                         check=True)
+    held, kept, trimmed = map(int, out.stdout.split())
+    assert kept > held - 50 and trimmed < held - 300, (held, kept, trimmed)
