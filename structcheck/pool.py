@@ -54,10 +54,7 @@ def thread_budget() -> int:
 def map_in_threads(fn, items, weight=None, on_done=None) -> list:
     """``[fn(item) for item in items]``, up to :func:`thread_budget` items at a time in threads, the heaviest
     first (``weight(item)``, e.g. a link's dofs): for per-link stages that each factorize and solve their own
-    matrix, whose single-right-hand-side solves and Lanczos steps keep one core busy at most. With weights, the
-    items running at once weigh at most :func:`weight_cap` together (a free thread takes the heaviest item that
-    fits, or waits): a link's factor and matrices are its memory, so the two largest links are not reduced side
-    by side, the run's peak memory being theirs together.
+    matrix, whose single-right-hand-side solves and Lanczos steps keep one core busy at most.
 
     Each thread runs MKL (PARDISO) on budget // threads threads of its own (:func:`fe.solvers.mkl_threads_local`),
     its nested pools (a stress history's shares) on as many (:func:`thread_budget`), and OpenBLAS is held to one
@@ -88,41 +85,20 @@ def map_in_threads(fn, items, weight=None, on_done=None) -> list:
         finally:
             _item_budget.n = None
 
-    weights = [weight(item) for item in items] if weight else [0.0] * len(items)
-    cap = weight_cap(weights, workers)
-    waiting, running, by_index = list(order), {}, {}
     with single_thread_blas(), cf.ThreadPoolExecutor(workers) as pool:
+        futures = {pool.submit(task, items[i]): i for i in order}
         try:
-            while waiting or running:
-                load = sum(weights[i] for i in running.values())
-                fits = [i for i in waiting if load + weights[i] <= cap] or ([] if running else waiting[:1])
-                if fits and len(running) < workers:
-                    waiting.remove(fits[0])
-                    running[pool.submit(task, items[fits[0]])] = fits[0]
-                    continue
-                done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-                for f in sorted(done, key=lambda f: order.index(running[f])):
-                    i = running.pop(f)
-                    by_index[i] = f.result()
-                    if on_done is not None:
-                        on_done(items[i])
+            for f in cf.as_completed(futures):
+                f.result()
+                if on_done is not None:
+                    on_done(items[futures[f]])
         except BaseException:
-            for f in running:
+            for f in futures:
                 f.cancel()
-            cf.wait(running)  # the running items finish (threads cannot be stopped) before the error goes up
             raise
+        by_index = {i: f.result() for f, i in futures.items()}
     return [by_index[i] for i in range(len(items))]
 
-
-def weight_cap(weights, workers: int) -> float:
-    """The most the items running at once in :func:`map_in_threads` may weigh together: the heaviest item's
-    weight plus ``workers`` - 1 times the median's (the heaviest runs beside the lighter half, never beside the
-    second heaviest unless it is no heavier than the median); infinite with fewer items than workers + 1."""
-    import statistics
-
-    if len(weights) <= workers:
-        return float("inf")
-    return max(weights) + (workers - 1) * statistics.median(weights)
 
 
 def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:

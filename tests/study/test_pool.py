@@ -137,36 +137,6 @@ def test_map_in_threads_keeps_the_order_starts_the_heaviest_first_and_reports_ea
     assert map_in_threads(work, items) == out and threads == {caller}
 
 
-def test_map_in_threads_never_runs_the_heaviest_items_side_by_side(monkeypatch):
-    """The items running at once weigh at most the heaviest plus the median (two threads, the seven links' dofs of
-    the headline): the two heaviest never overlap, the heaviest runs beside the lighter half, and every thread is
-    kept busy while an item fits."""
-    import threading
-    import time
-
-    from structcheck.pool import map_in_threads, weight_cap
-
-    weights = {"gripper": 155, "upper_arm": 109, "forearm": 98, "wrist_roll": 74, "wrist": 66, "base": 49,
-               "waist": 45}
-    assert weight_cap(list(weights.values()), 2) == 155 + 74
-    assert weight_cap([3, 2], 2) == float("inf")  # no more items than threads: nothing to hold back
-    lock, running, loads = threading.Lock(), set(), []
-
-    def work(name):
-        with lock:
-            running.add(name)
-            loads.append(sum(weights[n] for n in running))
-        time.sleep(0.002 * weights[name])
-        with lock:
-            running.discard(name)
-        return name
-
-    monkeypatch.setenv("STRUCTCHECK_THREADS", "2")
-    assert map_in_threads(work, list(weights), weight=weights.get) == list(weights)
-    assert max(loads) <= 155 + 74 and 155 + 109 not in loads
-    assert max(loads) > 155  # the heaviest did not run alone
-
-
 def test_map_in_threads_raises_the_first_error_and_starts_nothing_after_it(monkeypatch):
     """An item that fails: its exception reaches the caller; items queued behind it are not started (two
     threads, the failing item first of four slow ones)."""
