@@ -100,7 +100,6 @@ def map_in_threads(fn, items, weight=None, on_done=None) -> list:
     return [by_index[i] for i in range(len(items))]
 
 
-
 def local_executor(workers: int | None = None) -> cf.ProcessPoolExecutor:
     """A pool of ``workers`` spawned processes (default: the number of cores), each using cores/workers threads.
 

@@ -273,7 +273,7 @@ class _RigidHeld:
             phi, omega = c.modes.phi, c.modes.omega  # the same eigenproblem, solved once
         else:
             M_II = submatrix(self.part.mass_matrix, self.I)
-            phi, omega = _modes_upto(None, M_II, self.fact, n_modes, max_frequency)
+            phi, omega = _modes_upto(M_II, self.fact, n_modes, max_frequency)
         Phi = np.zeros((self.part.n_dofs, phi.shape[1]))
         Phi[self.I] = phi
         return Phi, omega
@@ -297,7 +297,6 @@ class _AveragedHeld:
         A = K + sp.csr_matrix((np.full(len(e), self.k), (e, e)), shape=(n, n))
         self.E = np.zeros((n, len(e)))
         self.E[e, np.arange(len(e))] = 1.0
-        self.K = K
         self.fact = factorize(A)
         self.backend = self.fact.backend
         Z = self.fact.solve(np.hstack([self.C, self.E]))
@@ -327,21 +326,21 @@ class _AveragedHeld:
 
     def modes(self, n_modes, max_frequency):
         # shift-invert about 0 with the constrained compliance as the operator: eigenvectors satisfy C^T phi = 0
-        return _modes_upto(self.K, self.part.mass_matrix, self, n_modes, max_frequency)
+        return _modes_upto(self.part.mass_matrix, self, n_modes, max_frequency)
 
 
-def _modes_upto(K, M, fact, n_modes, max_frequency):
-    """Lowest modes (phi (n, m) mass-normalized, omega (m,) rad/s) of K, read through its factorization ``fact``
-    alone (K may be None): ``n_modes`` of them, or all below
+def _modes_upto(M, fact, n_modes, max_frequency):
+    """Lowest modes (phi (n, m) mass-normalized, omega (m,) rad/s) of the stiffness whose factorization (or
+    constrained solve) ``fact`` is, with the mass M: ``n_modes`` of them, or all below
     ``max_frequency`` [Hz] (batches doubling from 8 until one passes the cut-off)."""
     if max_frequency is None:
         if not n_modes:
             return np.zeros((M.shape[0], 0)), np.zeros(0)
-        m = lowest_modes(K, M, int(n_modes), factorization=fact)
+        m = lowest_modes(None, M, int(n_modes), factorization=fact)
         return m.phi, m.omega
     k = 8
     while True:
-        m = lowest_modes(K, M, k, factorization=fact)
+        m = lowest_modes(None, M, k, factorization=fact)
         if m.frequency_hz[-1] > max_frequency or k >= M.shape[0] - 2:
             keep = m.frequency_hz <= max_frequency
             return m.phi[:, keep], m.omega[keep]
