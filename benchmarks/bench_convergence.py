@@ -79,7 +79,7 @@ def main():
     seconds = time.perf_counter() - t0
 
     fs = report.size_factors
-    print(f"unaveraged peak von Mises [MPa] per size factor (change from f = 1), per-link model"
+    print("unaveraged peak von Mises [MPa] per size factor (change from f = 1), per-link model"
           + (", shipped sizing rules (per-part fillet elements, peak balls)" if shipped
              else f", {fe:g} elements per fillet quarter circle"))
     print(f"{'link':<11} {'nodes':>17} " + " ".join(f"{'f=' + format(f, '.3g'):>16}" for f in fs)
@@ -102,7 +102,7 @@ def main():
                    "gci": c.peak.gci, "scatter": c.peak.scatter}
     for n, c in report.links.items():  # what structcheck converge concludes (a support singularity named)
         if c.status != "converged":
-            print(f"{n:<11} {c.status}" + (f"; away from the support band: " + " ".join(
+            print(f"{n:<11} {c.status}" + ("; away from the support band: " + " ".join(
                 f"{v * 1e-6:.4f}" for v in c.away.values[::-1]) + f" MPa, error {100 * c.away.relative_error:.2f}%"
                 if c.away is not None else ""))
     print("averaged peak [MPa] / indicator per size factor:")
@@ -160,8 +160,8 @@ def arm_model(s, meshes, args) -> None:
                                cv.richardson(h, away) if np.all(np.isfinite(away)) else None,
                                s.study.required_safety_factor, cv.TOLERANCE)
         rows[n] = {"levels": [dataclasses.asdict(v) for v in lv], "status": c.status,
-                   "judged": "away_from_support" if c.support_singularity else "peak",
-                   "converged": c.converged, "peak": convergence_dict(c.peak), "away": convergence_dict(c.away)}
+                   "judged": c.judged_name,
+                   "converged": c.converged, "peak": cv.convergence_dict(c.peak), "away": cv.convergence_dict(c.away)}
         table.append(c)
     print(cv.format_report(cv.ConvergenceReport(s.study.name, tuple(levels), {c.name: c for c in table},
                                                 {c.name: "meshes/make_paper004_meshes.py part_mesh" for c in table}))
@@ -202,14 +202,6 @@ def run_level(s, meshes, size_factor: float, fillet_elements, samples):
     finally:
         st.refine = refine
     return result, time.perf_counter() - t0
-
-
-def convergence_dict(c) -> dict | None:
-    """A Convergence as JSON (None stays None)."""
-    if c is None:
-        return None
-    return {"values_pa": c.values.tolist(), "status": c.status, "order": c.order, "extrapolated_pa": c.extrapolated,
-            "gci": c.gci, "scatter": c.scatter, "error_pa": c.error}
 
 
 def link_rules(meshes, link: str, fillet_elements) -> str:

@@ -151,6 +151,11 @@ class LinkConvergence:
         return self.away if self.support_singularity else self.peak
 
     @property
+    def judged_name(self) -> str:
+        """Which peak :attr:`judged` is, as the JSON reports name it: 'away_from_support' or 'peak'."""
+        return "away_from_support" if self.support_singularity else "peak"
+
+    @property
     def converged(self) -> bool:
         return self._within(self.judged)
 
@@ -182,21 +187,23 @@ class ConvergenceReport:
 
     def to_dict(self) -> dict:
         """A JSON-ready summary."""
-        def conv(c: Convergence | None):
-            if c is None:
-                return None
-            return {"h": c.h.tolist(), "values_pa": c.values.tolist(), "status": c.status, "monotone": c.monotone,
-                    "order": c.order, "extrapolated_pa": c.extrapolated, "gci": c.gci, "scatter": c.scatter,
-                    "error_pa": c.error}
-
         return {"study": self.study_name, "size_factors": list(self.size_factors), "ok": self.ok, "failed": self.failed,
                 "links": {n: {"refinement": self.refinement[n], "levels": [vars(lv) for lv in c.levels],
-                              "peak": conv(c.peak), "away_from_support": conv(c.away),
+                              "peak": convergence_dict(c.peak), "away_from_support": convergence_dict(c.away),
                               "required_safety_factor": c.required_safety_factor, "passes": c.passes,
                               "may_flip": c.may_flip, "converged": c.converged, "status": c.status,
-                              "judged": "away_from_support" if c.support_singularity else "peak",
+                              "judged": c.judged_name,
                               "safety_factor_band": list(c.safety_factor_band)}
                           for n, c in self.links.items()}}
+
+
+def convergence_dict(c: Convergence | None) -> dict | None:
+    """A :class:`~structcheck.checks.convergence.Convergence` as JSON (None stays None)."""
+    if c is None:
+        return None
+    return {"h": c.h.tolist(), "values_pa": c.values.tolist(), "status": c.status, "monotone": c.monotone,
+            "order": c.order, "extrapolated_pa": c.extrapolated, "gci": c.gci, "scatter": c.scatter,
+            "error_pa": c.error}
 
 
 def solve_link(study, name: str, t: np.ndarray | None = None) -> tuple[LinkLevel, np.ndarray]:
@@ -382,7 +389,7 @@ def format_report(report: ConvergenceReport) -> str:
     fs = report.size_factors
     head = (f"{'link':<12} " + " ".join(f"{'f=' + format(f, '.3g'):>9}" for f in fs)
             + f" {'extrap.':>9} {'error':>7} {'order':>5}  {'SF band':>13}  status")
-    lines = [f"peak von Mises [MPa] of each link on meshes with size factor f (per-link model)", head]
+    lines = ["peak von Mises [MPa] of each link on meshes with size factor f (per-link model)", head]
     for n, c in report.links.items():
         lo, hi = c.safety_factor_band
         ext = f"{c.peak.extrapolated * 1e-6:9.4g}" if np.isfinite(c.peak.extrapolated) else f"{'-':>9}"
