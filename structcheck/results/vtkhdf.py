@@ -189,12 +189,7 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
         _dataset(root, "Types", np.full(n_cells, cell_type, dtype=np.uint8), compress)
         pd = root.create_group("PointData", track_order=True)
         for name, v in fields.items():
-            if exact_fields:
-                v = np.asarray(v, dtype=np.float64)
-            elif exact_steps is not None and np.any(exact_steps):
-                v = _exact_at(v, field_bits, np.asarray(exact_steps, dtype=bool))
-            else:
-                v = np.asarray(v, dtype=np.float32) if field_bits is None else round_mantissa(v, field_bits)
+            v = _stored(v, exact_fields, field_bits, exact_steps)
             _dataset(pd, name, v.reshape(n_steps * n_points, *v.shape[2:]), compress, n_points * STEPS_PER_CHUNK)
         s = root.create_group("Steps")
         s.attrs["NSteps"] = np.int64(n_steps)
@@ -215,13 +210,19 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
     return path
 
 
-def _exact_at(values: np.ndarray, field_bits: int | None, exact: np.ndarray) -> np.ndarray:
-    """``values`` (n_steps, ...) as float64: the steps ``exact`` (n_steps,) bool as they are, the others as float32
-    rounded to ``field_bits`` (None: float32) would store them."""
-    v = np.asarray(values, dtype=np.float64)
-    kept = v[exact]
-    out = (v.astype(np.float32) if field_bits is None else round_mantissa(v, field_bits)).astype(np.float64)
-    out[exact] = kept
+def _stored(values: np.ndarray, exact_fields: bool, field_bits: int | None,
+            exact_steps: np.ndarray | None) -> np.ndarray:
+    """A field (n_steps, ...) as :func:`write_vtkhdf_series` stores it: float64 as it is (``exact_fields``), else
+    float32 rounded to ``field_bits`` (None: float32), but with any ``exact_steps`` (n_steps,) bool float64 with
+    those steps as they are."""
+    if exact_fields:
+        return np.asarray(values, dtype=np.float64)
+    rounded = np.asarray(values, dtype=np.float32) if field_bits is None else round_mantissa(values, field_bits)
+    if exact_steps is None or not np.any(exact_steps):
+        return rounded
+    exact = np.asarray(exact_steps, dtype=bool)
+    out = rounded.astype(np.float64)
+    out[exact] = np.asarray(values, dtype=np.float64)[exact]
     return out
 
 
