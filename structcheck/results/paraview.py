@@ -77,7 +77,7 @@ def write_paraview(run: RunResult, folder: Path, progress: bool = False, vtk_for
     ``FIELD_BITS``, exact at the links' peak instants; VTK 9.3+ / ParaView 5.12+), and ``robot.vtkhdf``
     gathering them (a temporal composite: newer readers, tested with VTK 9.7). ``vtk_format="pvd"``:
     ``vtk/<link>_<step>.vtu`` per link and step (float64) and the ``robot.pvd`` collection. Each step's field
-    data flags what it is (``run.steps``). Both: ``vtk/<link>_peak.vtu``, the link at its peak frame
+    data flags what it is (``run.steps``). Both: ``vtk/<link>_peak.vtu``, the link at its peak sample
     (world placement, ``TimeValue`` field data), and ``vtk/<link>_envelope.vtu``, max over the fine grid (min
     for the safety factor) in the link frame, both float64 exact. The .vtu files are zlib-compressed. With the
     arm model, ``modes.vtkhdf`` or ``modes.pvd`` (:mod:`.modes`).
