@@ -211,8 +211,7 @@ def fields_at_samples(sol: LinkSolution, samples: np.ndarray) -> dict[str, np.nd
     the displacements u = [U phi] [coeff modal]^T (n_dof, k) [m] and their stresses ``Part.stress_basis(u)``, the
     same linear map as the stress basis's columns combined (equal to rounding), k columns instead of its k + m."""
     part, basis = sol.part, sol.basis
-    C = np.hstack([sol.loads.coeff[samples], sol.modal[samples]])
-    u = np.hstack([basis.U, basis.phi]) @ C.T
+    u = basis.U @ sol.loads.coeff[samples].T + basis.phi @ sol.modal[samples].T
     n, k = u.shape
     at = LinkBasis(F=np.zeros((n, 0)), U=u, phi=np.zeros((n, 0)), omega=np.zeros(0), S=part.stress_basis(u))
     return _fields(part, at, part.material, np.eye(k), np.zeros((k, 0)))
