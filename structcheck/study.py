@@ -32,6 +32,7 @@ from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
+from .results.steps import with_peak_steps
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
 from .progress import Clock, progress_bar
@@ -91,7 +92,8 @@ class Study:
     ``max_step_s`` [s] between samples (default: a quarter of the frame spacing), and samples added wherever a
     link's modes ring after a fast load change (``analysis.ringing_samples``) unless ``ringing_samples`` is False
     (the arm model then needs no per-link clamped modes: a factorization and an eigen-solve fewer per link; a quick
-    look goes without them).
+    look goes without them). The ParaView files hold the ``n_frames`` frames and each link's peak instant, and with
+    ``peak_window_s`` [s] every analysis sample that near each peak (the ringing around it: :mod:`.results.steps`).
 
     Study-specific results (a paper's own tables, identification errors, ...) come from two optional hooks:
     ``summary_extra(result)`` returns a mapping merged into ``summary.json`` (nested mappings key by key, e.g.
@@ -132,6 +134,7 @@ class Study:
     min_ramp_samples: int = 10
     max_step_s: float | None = None
     ringing_samples: bool = True
+    peak_window_s: float = 0.0
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
     summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
@@ -171,7 +174,8 @@ _NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_
             "damping_ratio": ("", dict(at_least=0)), "n_modes": ("", dict(whole=True, at_least=0)),
             "required_safety_factor": ("", dict(above=0)), "deflection_limit_m": ("m", dict(above=0)),
             "payload_mass_kg": ("kg", dict(at_least=0)), "support_band_m": ("m", dict(at_least=0)),
-            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0))}
+            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
+            "peak_window_s": ("s", dict(at_least=0))}
 _OPTIONAL = ("deflection_limit_m", "max_step_s")
 
 
@@ -339,8 +343,7 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
 
 def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
     """Indices into ``t`` of the output frames: the grid's uniform frames, as many as the study asks for (kept
-    exactly when samples were added). Each link's peak sample is stored beside them (``LinkResult.peak_fields``),
-    not added to them."""
+    exactly when samples were added); the results store each link's peak sample beside them (:mod:`.results.steps`)."""
     return np.searchsorted(t, grid.t[grid.frame_index]).astype(int)
 
 
@@ -400,7 +403,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress, finish)
     del reduced  # the links' bases and superelements: the solutions keep what they need
     return_free_memory(FREE_TO_RETURN)  # the recovery's freed stress bases go back before the results are written
-    links = {n: links[n] for n in structure.solutions}  # in the robot's order
+    links, steps = with_peak_steps({n: links[n] for n in structure.solutions}, structure.solutions, t, frames,
+                                   study.peak_window_s)  # in the robot's order, each at every link's peak too
     tool = structure.tool
     warnings = [*body.warnings, *notes, *run_warnings(
         structure.solutions, tree, body.dynamics.joint_names, structure.undetermined,
@@ -411,10 +415,10 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     summary = run_summary(study, prep.chain, body, links, structure, failed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick)
     result = RunResult(
-        study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
+        study_name=study.name, t=t, frame_times=t[steps.index], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
-        T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
+        T_world_link_frames=kin.T_world_link[steps.index], links=links, summary=summary, steps=steps,
         tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
         arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings))
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,

@@ -202,7 +202,7 @@ class AnalysisSummary(_Entry):
 
     t_end_s: float = entry("s", "end of the motion")
     n_time_samples: int = entry("-", "samples of the analysis time grid")
-    n_output_frames: int = entry("-", "time steps written to the VTK files")
+    n_output_frames: int = entry("-", "the study's output frames in the VTK files (they also hold each link's peak)")
     damping_ratio: float = entry("", "modal damping ratio")
     n_modes: int = entry("-", "fixed-interface or clamped modes per link")
     quasi_static: bool = entry("-", "links solved without their elastic inertia")
