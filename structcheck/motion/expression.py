@@ -222,8 +222,8 @@ class _Parser:
         lo, hi = fn.n_args
         if not lo <= n <= hi:
             need = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise InputError(at(self.text, pos, f"{name} needs {need} argument{'s' if hi > 1 else ''} "
-                                                 f"({fn.signature}), got {n}"))
+            raise InputError(at(self.text, pos, f"{name} needs {need} argument{'s' if hi > 1 else ''}, got {n} "
+                                                 f"({fn.signature})"))
         return Call(fn, args, pos, self.text, data)
 
 
@@ -345,9 +345,10 @@ def _check_continuous(root, sw, ts, need: int):
         bad = (np.abs(b - a) > tol) | ((np.abs(mid - a) > tol) if what == "the law" else False)
         if np.any(bad):
             k = int(np.argmax(bad))
-            end = b[k] if abs(b[k] - a[k]) > tol[k] else mid[k]
+            a_k, b_k = (0.0 if abs(x) < 1e-6 * scale else x for x in (a[k], b[k] if abs(b[k] - a[k]) > tol[k]
+                                                                      else mid[k]))
             raise sw.call.error(
-                f"{what} jumps at time {ts[k]:g} s (from {a[k]:.6g} to {end:.6g}{unit}) where {sw.call.name} "
+                f"{what} jumps at time {ts[k]:g} s (from {a_k:.6g} to {b_k:.6g}{unit}) where {sw.call.name} "
                 f"switches: a motion must be continuous with a continuous velocity (else its "
                 f"{'velocity' if what == 'the law' else 'acceleration'} is infinite there); make the pieces meet "
                 f"there, or blend them with STEP or STEP5 (a force law may jump)")
