@@ -250,7 +250,8 @@ class MotionLaw:
     ``breakpoints``: the times [s] where the law switches and its acceleration may jump (sorted): ramp ends
     (STEP, STEP5, HAVSIN), IF switches, ABS/MIN/MAX/DIM/SIGN kinks, spline knots -- wherever the switching
     argument is affine in time (a * time + b), so the time is known; ``ramps``: the ramps' durations [s]
-    (sorted); ``ramp_spans``: each ramp's (start, end) times [s], in the order of the text. A STEP's (STEP5's,
+    (sorted); ``ramp_spans``: each ramp's (start, end) times [s], in the order of the text, then (t, t) for each
+    jump of the value at a known time (a load switched on by IF: a ramp of zero duration). A STEP's (STEP5's,
     HAVSIN's) first argument must be affine in time and its x0, x1 constants: ``STEP(a*time + b, x0, ...)`` ramps
     between the times (x0 - b)/a and (x1 - b)/a. Anything else raises InputError.
 
@@ -270,6 +271,7 @@ class MotionLaw:
             calls = [n for n in self._root.walk() if isinstance(n, Call)]
             self.ramp_spans = tuple(span for c in calls for span in c.fn.spans(c))
             self._switches = tuple(sw for c in calls for sw in c.fn.switches(c))
+            self.ramp_spans += tuple((t, t) for t in _value_jumps(self._root, self._switches))
         except RecursionError:
             raise InputError(_too_deep(text)) from None
         points = [switch_times(sw) for sw in self._switches if not isinstance(sw.levels, str)]
@@ -332,23 +334,49 @@ class MotionLaw:
         return self._eval(t, side)[2]
 
 
+def _jumps(root, ts, order: int):
+    """Where the law ``root`` (``order`` 0) or its velocity (1) jumps at the times ``ts`` (m,) [s]: (mask (m,),
+    left (m,), right (m,) values, the scale). Compared at ts -+ dt, dt = 1e-9 (1 + |ts|), and for the value also
+    at ts itself (IF's middle branch): a jump is a change larger than 1e-7 of the law's scale plus what its
+    slope gives over 2 dt (4 dt |slope|, a factor 2 of margin)."""
+    dt = 1e-9 * (1 + np.abs(ts))
+    left, right = root.eval(ts - dt, -1), root.eval(ts + dt, 1)
+    a, b, slope = ((left.v, right.v, (left.d, right.d)), (left.d, right.d, (left.dd, right.dd)))[order]
+    scale = 1 + max(np.abs(a).max(), np.abs(b).max())
+    tol = 1e-7 * scale + 4 * dt * np.maximum(np.abs(slope[0]), np.abs(slope[1]))
+    bad = np.abs(b - a) > tol
+    if order == 0:
+        mid = root.eval(ts, 0).v
+        b = np.where(bad, b, mid)
+        bad = bad | (np.abs(mid - a) > tol)
+    return bad, a, b, scale
+
+
 def _check_continuous(root, sw, ts, need: int):
     """InputError if the law ``root`` jumps (or, ``need`` 1, its velocity jumps) at the times ``ts`` (m,) [s]
-    where ``sw`` switches. Compared at ts -+ dt, dt = 1e-9 (1 + |ts|): a jump is a change larger than 1e-7 of the
-    law's scale plus what its slope gives over 2 dt (4 dt |slope|, a factor 2 of margin)."""
-    dt = 1e-9 * (1 + np.abs(ts))
-    left, right, mid = root.eval(ts - dt, -1), root.eval(ts + dt, 1), root.eval(ts, 0).v
-    for what, a, b, slope, unit in (("the law", left.v, right.v, (left.d, right.d), ""),
-                                    ("its velocity", left.d, right.d, (left.dd, right.dd), " per s"))[:need + 1]:
-        scale = 1 + max(np.abs(a).max(), np.abs(b).max())
-        tol = 1e-7 * scale + 4 * dt * np.maximum(np.abs(slope[0]), np.abs(slope[1]))
-        bad = (np.abs(b - a) > tol) | ((np.abs(mid - a) > tol) if what == "the law" else False)
+    where ``sw`` switches (see :func:`_jumps`)."""
+    for order, what, unit in ((0, "the law", ""), (1, "its velocity", " per s"))[:need + 1]:
+        bad, a, b, scale = _jumps(root, ts, order)
         if np.any(bad):
             k = int(np.argmax(bad))
-            a_k, b_k = (0.0 if abs(x) < 1e-6 * scale else x for x in (a[k], b[k] if abs(b[k] - a[k]) > tol[k]
-                                                                      else mid[k]))
+            a_k, b_k = (0.0 if abs(x) < 1e-6 * scale else x for x in (a[k], b[k]))
             raise sw.call.error(
                 f"{what} jumps at time {ts[k]:g} s (from {a_k:.6g} to {b_k:.6g}{unit}) where {sw.call.name} "
                 f"switches: a motion must be continuous with a continuous velocity (else its "
-                f"{'velocity' if what == 'the law' else 'acceleration'} is infinite there); make the pieces meet "
+                f"{'velocity' if order == 0 else 'acceleration'} is infinite there); make the pieces meet "
                 f"there, or blend them with STEP or STEP5 (a force law may jump)")
+
+
+def _value_jumps(root, switches) -> list:
+    """The times [s] where the law ``root`` jumps at a switch of known time (an IF on TIME minus a constant
+    switching a force on): zero-length ramps for the grid and the load-ramp warnings."""
+    out = []
+    for sw in switches:
+        ts = switch_times(sw) if sw.continuity < 0 and not isinstance(sw.levels, str) else None
+        if ts is None or not len(ts):
+            continue
+        try:
+            out += [float(x) for x in ts[_jumps(root, ts, 0)[0]]]
+        except InputError:  # a branch undefined right at its switch: no ramp to report
+            continue
+    return out

@@ -199,7 +199,8 @@ X, Y = SPLINES["S1"]
 def test_splines_inside_the_data_match_scipy(name, reference):
     """Inside [x_0, x_n-1]: CUBSPL is the not-a-knot cubic spline (SciPy's CubicSpline default), AKISPL Akima's
     1970 method with his end slopes (SciPy's Akima1DInterpolator). iord = 0, 1, 2 and the time derivatives
-    through x = 1.5 t."""
+    through x = 1.5 t. Outside the data they differ: SciPy extrapolates the end cubic, ADAMS (and structcheck)
+    the parabola through the three end points (test_spline_extrapolation_as_adams)."""
     t = np.linspace(0.01, 3.45, 91)
     smooth = {"CUBSPL": 2, "AKISPL": 1}[name]  # continuous x-derivatives of the interpolation at the knots
     for k in range(3):
@@ -282,6 +283,15 @@ def test_switch_times_are_breakpoints_in_the_grid(text, times):
     grid = time_grid([law], 4.0, n_frames=5)
     for b in times:
         assert np.min(np.abs(grid.t - b)) < 1e-12
+
+
+def test_a_force_switched_on_by_if_is_a_ramp_of_zero_duration():
+    """A jump of a force law at a known time is the fastest load change there is: the grid reports it as a ramp
+    of zero duration (so the load-ramp warnings see a step load); an IF whose branches meet is no ramp."""
+    law = MotionLaw("IF(time - 2: 0, 0, 98) + STEP(time, 3, 0, 4, 1)")
+    assert law.ramp_spans == ((3.0, 4.0), (2.0, 2.0)) and law.ramps == (0.0, 1.0)
+    assert time_grid([law], 5.0, n_frames=6).shortest_ramp == 0.0
+    assert MotionLaw("IF(time - 2: 0, 0, (time - 2)**2)").ramps == ()
 
 
 # ----------------------------------------------------------------------------------------------- refusals
