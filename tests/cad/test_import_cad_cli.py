@@ -56,7 +56,7 @@ def test_import_cad_writes_meshes_and_a_starter_study_that_runs(inputs, capsys):
 
 
 @pytest.mark.parametrize("change, message", [
-    (("links", '[links]\nupper = "upper_tube"\nfore = "upper_tube"\n[materials]\ndefault = "6061"\n'),
+    (("links", '[links]\nupper = "upper_tube"\nfore = "upper_tube"\n[materials]\ndefault = "6061-O"\n'),
      "solid 'upper_tube' is claimed by links 'upper' and 'fore'"),
     (("links", '[links]\nupper = "upper_tube"\n'), "[materials] gives no material for links ['upper']"),
     (("robot", "arm.step"), "give a URDF file (.urdf) or a study script (.py)"),

@@ -31,7 +31,7 @@ def test_motion_and_robot_interface(tmp_path):
 def test_part_interface():
     # paper 004's wrist roll meshed coarse, with linear tets (make_paper004_meshes.wrist_roll through
     # write_part_meshes(size_factor=2.5, order=1)): the shipped curved mesh takes a minute for these five solves
-    part = structcheck.Part.from_mesh(ROOT / "tests" / "data" / "wrist_roll_coarse.msh", material="6061", units="m")
+    part = structcheck.Part.from_mesh(ROOT / "tests" / "data" / "wrist_roll_coarse.msh", material="6061-O", units="m")
     assert set(part.surfaces) == {"joint5", "joint6"}
     sol = part.solve_static(fixed=["joint5"], wrenches={"joint6": ((0, 100.0, 0), (0, 0, 0), (0, 0, 0.188))},
                             gravity=(0, 0, -9.81))

@@ -95,7 +95,7 @@ def test_a_quick_look_reads_none_of_the_study_s_own_mesh_files(tmp_path):
                  "--quick"]) == 0
     assert main(["run", str(tmp_path / "unread.py"), "--out", str(tmp_path / "f"), "--quiet", "--no-vtk"]) == 2
     with deferred_mesh_reading():
-        unread = Part.from_mesh(tmp_path / "never_read.msh")
+        unread = Part.from_mesh(tmp_path / "never_read.msh", "6061-T6")
     assert isinstance(unread, UnreadPart)
     with pytest.raises(Exception, match="never_read"):
         unread.n_dofs  # noqa: B018 (first use reads the file)
