@@ -75,3 +75,20 @@ def test_rounding_noise_shows_as_zero_in_every_table():
     cells = {r["name"]: {c.key[-1]: c.text for c in r["cells"]} for r in link_rows({"links": links})}
     assert cells["b"] == {"max_von_mises_pa": "0", "max_deformation_m": "0", "min_safety_factor": "inf"}
     assert cells["a"]["max_von_mises_pa"] == "50"
+
+
+def test_the_page_is_written_with_the_mode_of_every_other_result_file(tmp_path):
+    import os
+    import stat
+
+    from structcheck.report.page import write_page
+
+    old = os.umask(0o022)  # the usual umask: results files 0644
+    try:
+        page = write_page("<p>x</p>", tmp_path / "report.html")
+        (tmp_path / "summary.json").write_text("{}")  # as results/schema.write_summary writes
+    finally:
+        os.umask(old)
+    mode = stat.S_IMODE(page.stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "summary.json").stat().st_mode) == 0o644, oct(mode)
+    assert page.read_text() == "<p>x</p>" and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
