@@ -34,7 +34,7 @@ from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
-from .progress import Clock, progress_bar
+from .progress import RUN_HEADER, Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
 from .settings import ArmSettings, Fatigue, Flexibility, choice
 from .structural import rigid_joints, structural_model
@@ -367,7 +367,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
-    if progress:
+    if progress and RUN_HEADER.get():
         _header(study)
     clock = Clock()
     with clock("dynamics"):
