@@ -5,8 +5,8 @@ joint ranges of Table 1 read as offsets from home. Motion: the STEP laws of sect
 Payload: 196 N (a 20 kg part) as two 98 N forces straight down on the claws, applied over 10 ms at 2 s and
 released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift design life (fatigue). Materials
 (Table 2): base and waist 304 stainless, all other links 6061-O (Table 2 gives 6061 with a 55.2 MPa yield: the
-annealed 6061-O temper, not the 276 MPa of 6061-T6). Link geometry is our own (the paper does not give it), sized like a real
-20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
+annealed 6061-O temper, not the 276 MPa of 6061-T6). Link geometry is our own (the paper does not give it),
+sized like a real 20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
 ``mesh_dir`` reads the parts from another folder (e.g. finer meshes made by
 ``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``). Structural model: ``flexibility`` 'arm'
 (default: the links as superelements assembled along the chain, the payload ramps' arm-level dynamics included)
