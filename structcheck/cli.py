@@ -49,14 +49,14 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail. ``quick``:
     the study is a quick look (summary.json says so, and a line after the table); ``report``: write report.html."""
     from .notes import console_lines
-    from .quick import QUICK_NOTE
+    from .quick import quick_note
     from .results import format_table
     from .study import run
 
     result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format, quick=quick, report=report)
     print(format_table(result.summary))
     if quick:
-        print(QUICK_NOTE)
+        print(quick_note(result.summary.study))
     for line in console_lines(result.notes or result.summary.warnings, str(Path(out) / "summary.json")):
         print(line)
     robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"

@@ -35,10 +35,10 @@ from .results import RunResult, link_result, prepare_output, write_results
 from .results.steps import with_peak_steps
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
-from .progress import Clock, progress_bar
+from .progress import RUN_HEADER, Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rigid_body
 from .settings import ArmSettings, Fatigue, Flexibility, choice
-from .structural import structural_model
+from .structural import rigid_joints, structural_model
 
 
 @dataclass(frozen=True)
@@ -370,7 +370,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
-    if progress:
+    if progress and RUN_HEADER.get():
         _header(study)
     clock = Clock()
     with clock("dynamics"):
@@ -470,10 +470,10 @@ def check_finite(study: Study, sol: LinkSolution) -> None:
 
 
 def model_note(study: Study) -> str:
-    """One line for the run header: which structural model runs and what it does."""
+    """The run header's lines on the structural model: which runs, what it does, and the joints it holds rigid."""
     if not study.parts:
         return "none (the study has no parts: rigid-body dynamics only)"
-    return structural_model(study).note(study)
+    return f"{structural_model(study).note(study)}\n{rigid_joints(study).header()}"
 
 
 def _study_hook(study: Study, name: str, *args):

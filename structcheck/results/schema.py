@@ -100,7 +100,7 @@ def _json(value):
 
 
 # fields whose JSON list is a list in Python too (a sequence of names or values of varying length)
-_LISTS = {"failures", "warnings", "arm_modes_hz", "undetermined_components"}
+_LISTS = {"failures", "warnings", "arm_modes_hz", "undetermined_components", "rigid_joints"}
 
 
 @dataclass(frozen=True)
@@ -279,6 +279,12 @@ class RunSummary(_Entry):
     versions: dict = entry("-", "versions of structcheck, Python, libraries, and the sparse solver", default=None)
     flexibility: str = entry("-", "structural model that ran: 'arm' (one flexible body) or 'link' (each link "
                                   "alone)", default="link")
+    rigid_joints: list | None = entry("-", "joints the structural model held rigid: the arm model those without "
+                                           "arm.joint_stiffness, the per-link model every joint; with any, the "
+                                           "tool-point deflection and deformations are lower bounds and the "
+                                           "frequencies upper bounds (null: written before this field)")
+    rigid_joints_meaning: str | None = entry("-", "what holding them rigid means for this run's numbers, in words "
+                                                  "('' when no joint is rigid)")
     arm_modes_hz: list | None = entry("Hz", "the assembled arm's lowest six frequencies where the first is "
                                             "lowest (arm model; null otherwise)")
     time_of_arm_modes_s: float | None = entry("s", "that pose's time (arm model)")

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..loads import WRENCH_COMPONENTS
+from ..structural import rigid_joints
 from .data import element_geometry
 from .schema import (AnalysisSummary, FatigueSummary, JointSummary, LinkSummary, RunChecks, RunSummary,
                      summary_from_json)
@@ -32,6 +33,7 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], structure, failur
     eq_vals = [L.equilibrium_rel_error for L in links.values() if np.isfinite(L.equilibrium_rel_error)]
     lowest = ((arm.modes_hz[0], arm.modes_time_s) if arm is not None else
               (tool.arm_mode_hz, tool.arm_mode_time_s) if tool is not None else (None, None))
+    held = rigid_joints(study)
     return RunSummary(
         study=study.name, description=study.description, parameters=dict(study.parameters), passed=not failures,
         quick=bool(quick), failures=list(failures), required_safety_factor=study.required_safety_factor,
@@ -51,6 +53,7 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], structure, failur
                          loop_closure_residual=rigid.loop_closure if rigid.cuts else None),
         warnings=[str(w) for w in warnings], timings_s={k: float(v) for k, v in timings.items()},
         versions=versions(), flexibility="arm" if arm is not None else "link",
+        rigid_joints=list(held.names), rigid_joints_meaning=held.meaning,
         arm_modes_hz=None if arm is None else [float(f) for f in arm.modes_hz],
         time_of_arm_modes_s=None if arm is None else arm.modes_time_s,
         max_total_deformation_m=None if arm is None else max(L.max_deformation_m for L in links.values()))

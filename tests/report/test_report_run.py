@@ -23,13 +23,16 @@ MAX_HEADLINE_BYTES = 15e6  # the issue's limit for the paper-004 page
 
 def check_numbers(page, summary) -> set:
     """Every tagged number is summary.json's value at its key (exactly: repr in the page) and its text that value
-    in the shown unit, rounded (at least 3 significant digits). Returns the keys seen."""
+    in the shown unit, rounded (at least 3 significant digits), or 0 where it is below its column's noise floor.
+    Returns the keys seen."""
     rows = shown_numbers(page)
-    for key, value, scale, text in rows:
+    for key, value, scale, text, zero_below in rows:
         expected = at(summary, key)
         assert value == expected, key
         if value is None:
             assert text in ("-", "inf"), (key, text)
+        elif text == "0" and value != 0:
+            assert abs(value) < zero_below, (key, value, zero_below)
         else:
             assert float(text) == pytest.approx(value * scale, rel=5e-3), (key, text)
     return {tuple(k) for k, *_ in rows}
