@@ -168,7 +168,8 @@ def test_paper002_torques_have_only_plots_so_virtual_work_stands_beside_the_guar
         static.append(abs(grad[mg400.DRIVEN.index("J2")]))
     text = (ROOT / "docs" / "papers.md").read_text()
     section = " ".join(text[text.index("### Paper 002"):text.index("### Paper 003")].split())
-    quintic = float(re.search(r"peak J2 torque, quintic / B-spline / min\. jerk \| [^|]* \| ([\d.]+) ", section).group(1))
+    quintic = float(re.search(r"peak J2 torque, quintic / B-spline / min\. jerk \| [^|]* \| ([\d.]+) ",
+                              section).group(1))
     assert quintic >= max(static) > 0.5 * quintic
 
 

@@ -197,8 +197,9 @@ def test_regression_guard_samples_count(paper004_run):
 
 def test_regression_guard_durability_numbers(paper004_run):
     """Regression guard (no paper counterpart: paper 004 states no duty and no fatigue; the fatigue chain's
-    independent checks are tests/fatigue/test_arm_fatigue.py and test_study_fatigue.py). The durability paragraph: the duty, every link's fatigue safety factor in the order printed, the
-    governing location, infinite lives."""
+    independent checks are tests/fatigue/test_arm_fatigue.py and test_study_fatigue.py). The durability
+    paragraph: the duty, every link's fatigue safety factor in the order printed, the governing location, infinite
+    lives."""
     s = paper004_run.summary
     links = s["links"]
     first, sf_first, where = find(r"smallest on the (\w+), ([\d.]+), at its claw root \(([-\d., ]+)\) mm").groups()
