@@ -75,3 +75,15 @@ def test_result_says_what_the_model_captures(solved):
                                                                                           / 7850), rel=1e-2)
     else:
         assert result.arm is None and result.mode_shapes is None and result.link_model is None
+
+
+def test_tool_deflection_and_equilibrium(solved):
+    """The tip's deflection against F L^3 / (3 E I) (Euler-Bernoulli; shear adds F L / (kappa G A) = 0.2% of it,
+    the clamped flange's local flexibility and the mesh a few 0.1%: held to 1%), downwards; each link's FE loads
+    in equilibrium with its support's wrench to round-off (a conservation law)."""
+    study, result = solved
+    E, I = 200e9, SMALL_H ** 4 / 12
+    w = result.tool.deflection  # (n_t, 3) world axes
+    assert w[-1, 2] == pytest.approx(-F_TIP * SMALL_L ** 3 / (3 * E * I), rel=1e-2)
+    assert abs(w[-1, 1]) < 1e-3 * abs(w[-1, 2])  # sideways only by the tets' diagonals (measured 1.6e-4)
+    assert result.solutions["beam"].equilibrium_error < 1e-10
