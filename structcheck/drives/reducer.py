@@ -27,6 +27,9 @@ from .duty import JointDuty
 from .result import CheckResult, compare, missing_fields, not_checked
 
 HD_TORQUE = "Harmonic Drive SE, CSD-2A engineering data (doc 1019659), p.18 (torque based dimensioning)"
+NABTESCO = ("Nabtesco RV-E/RV-N catalogues (allowable acceleration/deceleration torque, momentary maximum torque); "
+            "averaging as HD SE CSD-2A p.18 with p = 10/3")
+SOURCES = {ReducerKind.STRAIN_WAVE: HD_TORQUE, ReducerKind.CYCLOIDAL_RV: NABTESCO}
 HD_LIFE = "Harmonic Drive SE, CSD-2A engineering data (doc 1019659), p.20 eq. 20.2; Nabtesco RV life equation"
 
 
@@ -63,14 +66,16 @@ def _p_text(kind: ReducerKind) -> str:
 
 def check_average_torque(reducer: Reducer, duty: JointDuty) -> CheckResult:
     """T_av against the entry's limit for average torque."""
-    name, formula = "reducer average torque", f"T_av = (int |n| |T|^p dt / int |n| dt)^(1/p), p = {_p_text(reducer.kind)}"
+    name = "reducer average torque"
+    formula = f"T_av = (int |n| |T|^p dt / int |n| dt)^(1/p), p = {_p_text(reducer.kind)}"
     if reducer.average_torque_limit_nm is None:
         return not_checked(name, _part(reducer), reducer.name, "average_torque_limit_nm", formula=formula)
     t_av = average_torque(reducer, duty)
     if math.isnan(t_av):
         return CheckResult(name, _part(reducer), None, reducer.average_torque_limit_nm, "N m", None, None, formula,
-                           HD_TORQUE, note="not checked: the joint does not turn over the duty")
-    return compare(name, _part(reducer), t_av, reducer.average_torque_limit_nm, "N m", formula, HD_TORQUE)
+                           SOURCES[reducer.kind], note="not checked: the joint does not turn over the duty")
+    return compare(name, _part(reducer), t_av, reducer.average_torque_limit_nm, "N m", formula,
+                   SOURCES[reducer.kind])
 
 
 def check_repeated_peak(reducer: Reducer, duty: JointDuty) -> CheckResult:
@@ -79,7 +84,7 @@ def check_repeated_peak(reducer: Reducer, duty: JointDuty) -> CheckResult:
     if reducer.repeated_peak_torque_nm is None:
         return not_checked(name, _part(reducer), reducer.name, "repeated_peak_torque_nm", formula=formula)
     return compare(name, _part(reducer), np.abs(duty.tau).max(), reducer.repeated_peak_torque_nm, "N m", formula,
-                   HD_TORQUE)
+                   SOURCES[reducer.kind])
 
 
 def check_momentary(reducer: Reducer, event: MomentaryEvent) -> list[CheckResult]:
@@ -91,7 +96,7 @@ def check_momentary(reducer: Reducer, event: MomentaryEvent) -> list[CheckResult
         out.append(not_checked(name, part, reducer.name, "momentary_peak_torque_nm"))
     else:
         out.append(compare(name, part, abs(event.torque_nm), reducer.momentary_peak_torque_nm, "N m",
-                           "T_k <= momentary peak torque", HD_TORQUE))
+                           "T_k <= momentary peak torque", SOURCES[reducer.kind]))
     if event.count is None:
         return out
     name, formula = "reducer momentary peak count", "N_allowed = 10^4 / (2 (n_k/60) i t_k) <= 10^4 >= count"
@@ -150,7 +155,7 @@ def check_input_speeds(reducer: Reducer, duty: JointDuty) -> list[CheckResult]:
             out.append(not_checked(name, part, reducer.name, *missing, formula=formula))
         else:
             out.append(compare(name, part, reducer.ratio * n_out, getattr(reducer, limit_field), "rpm", formula,
-                               HD_TORQUE))
+                               SOURCES[reducer.kind]))
     return out
 
 

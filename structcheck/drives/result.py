@@ -38,7 +38,8 @@ class CheckResult:
             return f"{self.check} ({self.part}): {self.note}"
         op = ">=" if self.at_least else "<="
         verdict = "pass" if self.passed else "FAIL"
-        return (f"{self.check} ({self.part}): {self.value:.4g} {op} {self.limit:.4g} {self.unit}, "
+        unit = "" if self.unit in ("", "-") else f" {self.unit}"
+        return (f"{self.check} ({self.part}): {self.value:.4g} {op} {self.limit:.4g}{unit}, "
                 f"utilisation {self.utilisation:.3g}, {verdict}")
 
 

@@ -54,10 +54,11 @@ class Selection:
 
 def select_reducer(catalogue: Catalogue, duty: JointDuty, *, kind: ReducerKind | str | None = None,
                    design_life_h: float | None = None, events: tuple[MomentaryEvent, ...] = (),
-                   fw: float | None = None, fs_required: float = FS_NORMAL,
-                   bearing_z_m: float | None = None) -> Selection:
+                   fw: float | None = None, fs_required: float = FS_NORMAL, bearing_z_m: float | None = None,
+                   require_all_checked: bool = False) -> Selection:
     """The smallest reducer of ``catalogue`` (by rated torque; entries without one are skipped) of ``kind`` (None:
-    any) whose made checks over ``duty`` all pass, with its output bearing's when the entry names one."""
+    any) whose made checks over ``duty`` all pass, with its output bearing's when the entry names one.
+    ``require_all_checked``: an entry with a check it cannot make (a missing datasheet value) is passed over too."""
     kind = None if kind is None else ReducerKind(kind)
     candidates = sorted((r for r in catalogue.reducers.values()
                          if r.rated_torque_nm is not None and (kind is None or r.kind is kind)),
@@ -66,8 +67,9 @@ def select_reducer(catalogue: Catalogue, duty: JointDuty, *, kind: ReducerKind |
     for reducer in candidates:
         results = drive_checks(duty, reducer, catalogue.bearing_of(reducer), design_life_h=design_life_h,
                                events=events, fw=fw, fs_required=fs_required, bearing_z_m=bearing_z_m)
-        failed = [r for r in results if r.passed is False]
+        failed = [r for r in results if r.passed is False or (require_all_checked and r.passed is None)]
         if not failed:
             return Selection(reducer.name, tuple(results), governing(results), tuple(rejected))
-        rejected.append((reducer.name, governing(failed)))
+        made = [r for r in failed if r.passed is False]
+        rejected.append((reducer.name, governing(made) if made else failed[0]))
     return Selection(None, (), None, tuple(rejected))

@@ -151,7 +151,8 @@ def test_missing_datasheet_values_are_reported_not_passed():
     notes = {r.check: r.note for r in results}
     assert notes["reducer average torque"] == "not checked: average_torque_limit_nm missing from catalogue entry RV-80E"
     assert notes["reducer life"] == ("not checked: rated_life_h, rated_speed_rpm missing from catalogue entry RV-80E")
-    hfuc = reducer_checks(load_catalogue().get("reducer", "HFUC-32-100"), JointDuty.from_segments([50.0], [10.0], [1.0]))
+    hfuc = reducer_checks(load_catalogue().get("reducer", "HFUC-32-100"),
+                          JointDuty.from_segments([50.0], [10.0], [1.0]))
     assert {r.check: r.note for r in hfuc}["reducer life"] == \
         "not checked: rated_torque_nm missing from catalogue entry HFUC-32-100"
 

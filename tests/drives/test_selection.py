@@ -92,3 +92,11 @@ def test_drive_checks_lists_every_part(cat):
     parts = {r.part for r in results}
     assert parts == {"reducer C", "output bearing CB"}
     assert all(r.line() for r in results)
+
+
+def test_require_all_checked_passes_over_entries_with_missing_values(cat):
+    """C passes its made checks but cannot make its life (no rating) or its bearing's checks (no dp, C, C0, no
+    reaction loads): asked for every check, the selection passes it over, naming a check it could not make."""
+    sel = select_reducer(cat, _duty(), kind="cycloidal_rv", require_all_checked=True)
+    assert sel.reducer is None and [n for n, _ in sel.rejected] == ["A", "B", "C"]
+    assert sel.rejected[2][1].passed is None and sel.rejected[2][1].note.startswith("not checked")
