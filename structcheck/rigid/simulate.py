@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Mapping
+from typing import Mapping
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
 from ..errors import InputError, require_number
-from .actuation import Brake, Drive, Free, Role
+from .actuation import Drive, Free, Role
 from .closedchain import ClosedChain
 from .forward import JointSpace, joint_space, solve_spd
 
@@ -55,6 +55,13 @@ class EventKind(Enum):
     REST = "rest"        # every joint is held: the arm is at rest (the simulation ends there)
 
 
+class _Watch(Enum):
+    """What an event function of the integrator watches for."""
+
+    STOP = "a slipping joint's velocity reaching zero"
+    BREAK = "a held joint's holding torque reaching its brake's static torque"
+
+
 @dataclass(frozen=True)
 class Event:
     """At time ``t`` [s], ``kind`` happened to ``joint`` (None for REST)."""
@@ -73,8 +80,8 @@ class Tolerance:
     than this counts as stopped (an event leaves it near 1e-15)."""
 
     method: str = "DOP853"
-    rtol: float = 1e-10
-    atol: float = 1e-12
+    rtol: float = 1e-8
+    atol: float = 1e-10
     v_rest: float = 1e-9
 
     def __post_init__(self):
@@ -223,14 +230,14 @@ def _events(model: _Model, mode: _Mode, n: int) -> list:
     for k, s in enumerate(mode.state):
         if s is JointState.SLIPPING:
             ev = (lambda k, sg: lambda t, y: sg * y[n + k])(k, mode.sign[k])
-            ev.joint, ev.kind = k, "stop"
+            ev.joint, ev.watch = k, _Watch.STOP
         elif s is JointState.HELD:
             def ev(t, y, k=k, static=mode.drives[k].static):
                 tau = model.cache.get((t, y.tobytes()))
                 if tau is None:
                     tau = _rhs_parts(model, mode, t, y)[1]
                 return static - abs(tau[k])
-            ev.joint, ev.kind = k, "break"
+            ev.joint, ev.watch = k, _Watch.BREAK
         else:
             continue
         ev.terminal, ev.direction = True, -1
@@ -239,8 +246,13 @@ def _events(model: _Model, mode: _Mode, n: int) -> list:
 
 
 def _rhs_parts(model, mode, t, y):
+    """(dy/dt (2n,), tau (n,)) at time t and state y under ``mode``; tau is NaN when every joint of an open tree
+    follows its law (the dynamics are not needed to integrate then: the outputs compute them afterwards; a closed
+    chain still solves its loops, to carry its pose from step to step)."""
     n = len(y) // 2
     q, qd = _effective(mode, np.array([t]), y[None, :n], y[None, n:])
+    if all(s is JointState.DRIVEN for s in mode.state) and not isinstance(model.robot, ClosedChain):
+        return np.concatenate([qd[0], [d.motion(t)[2] for d in mode.drives]]), np.full(n, np.nan)
     qdd, tau = _solve_mode(model.space(t, q, qd), mode, np.array([t]))
     model.cache = {(t, y.tobytes()): tau[0]}
     return np.concatenate([qd[0], qdd[0]]), tau[0]
@@ -297,6 +309,8 @@ def simulate(robot, drives: Mapping[str, Drive], q0, qd0, t_end: float, t0: floa
     names, drives, q0, qd0 = _check(robot, drives, q0, qd0, t0, t_end)
     n = len(names)
     forces = {p: (f if callable(f) else np.asarray(f, float).reshape(3)) for p, f in (point_forces or {}).items()}
+    if q_guess is None and isinstance(robot, ClosedChain):
+        q_guess = robot.tree.home  # the assembled pose: every piece continues the loops from its start
     model = _Model(robot, np.asarray(gravity, float).reshape(3), forces, payloads, rotors, q_guess)
     restarts = _restarts(drives, t0, t_end, breakpoints)
     constant = not any(callable(f) for f in forces.values())
@@ -324,7 +338,7 @@ def simulate(robot, drives: Mapping[str, Drive], q0, qd0, t_end: float, t0: floa
         if sol.status == 1:
             i = next(i for i, te in enumerate(sol.t_events) if len(te))
             k = evs[i].joint
-            if evs[i].kind == "stop":
+            if evs[i].watch is _Watch.STOP:
                 y[n + k] = 0.0  # the root: a standstill
             else:
                 # the holding torque reached the static torque: the joint moves against its sense
