@@ -39,8 +39,8 @@ class Role(Enum):
 class Drive(Protocol):
     """A joint's drive: ``role`` (:class:`Role`), ``breakpoints`` (tuple of times [s] where the simulator must
     restart: the motion or torque may jump there) and ``at(t)``, the drive that acts at time ``t`` [s] (itself,
-    or a brake's ``before`` drive until the brake engages). MOTION drives have ``motion(t)`` -> (q, qd, qdd)
-    [rad, m, /s, /s^2]; TORQUE drives ``torque(t)`` [N m, N], each with arrays of t's shape."""
+    or a brake's ``before`` drive until the brake engages). MOTION drives have ``motion(t, side=1)`` -> (q, qd,
+    qdd) [rad, m, /s, /s^2]; TORQUE drives ``torque(t)`` [N m, N], each with arrays of t's shape."""
 
     role: ClassVar[Role]
     breakpoints: tuple
@@ -72,11 +72,12 @@ class Prescribed:
         """Itself: a motion law acts at all times."""
         return self
 
-    def motion(self, t):
-        """(q, qd, qdd) at times t [s] (arrays of t's shape; the acceleration's right limit at a breakpoint)."""
+    def motion(self, t, side: int = 1):
+        """(q, qd, qdd) at times t [s] (arrays of t's shape; at a breakpoint the acceleration's right limit, or
+        its left limit for ``side`` = -1)."""
         t = np.asarray(t, float)
         return (self.offset + np.asarray(self.law.value(t), float), np.asarray(self.law.velocity(t), float),
-                np.asarray(self.law.acceleration(t, side=1), float))
+                np.asarray(self.law.acceleration(t, side=side), float))
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ held, or turns back if its brake cannot hold it) and a held joint's holding torq
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Mapping
 
@@ -125,11 +125,13 @@ class Simulation:
 
 @dataclass(frozen=True)
 class _Mode:
-    """Each joint's acting drive and state, and the slip direction (+-1) of slipping joints."""
+    """Each joint's acting drive and state, the slip direction (+-1) of slipping joints, and the time the mode
+    ends [s] (there, the laws' accelerations are their left limits)."""
 
     drives: tuple
     state: tuple
     sign: np.ndarray
+    end: float = np.inf
 
     @property
     def known_acc(self) -> np.ndarray:
@@ -168,13 +170,19 @@ def _effective(mode: _Mode, t, q, qd):
     return q, qd
 
 
+def _law_acceleration(drive, t, end):
+    """A prescribed joint's acceleration at times t (an array or a scalar): the right limit at a breakpoint, but
+    the left limit at the mode's ``end`` (the integrator's last stage sits there)."""
+    return drive.motion(t, side=-1 if np.all(np.asarray(t) >= end) else 1)[2]
+
+
 def _solve_mode(js: JointSpace, mode: _Mode, t) -> tuple:
     """qdd and tau (n_t, n) under ``mode`` at times t (n_t,)."""
     n_t, n = js.h.shape
     qdd, f = np.zeros((n_t, n)), np.zeros((n_t, n))
     for k, (d, s) in enumerate(zip(mode.drives, mode.state)):
         if s is JointState.DRIVEN:
-            qdd[:, k] = d.motion(t)[2]
+            qdd[:, k] = _law_acceleration(d, t, mode.end)
         elif s is JointState.FREE:
             f[:, k] = d.torque(t)
         elif s is JointState.SLIPPING:
@@ -252,7 +260,7 @@ def _rhs_parts(model, mode, t, y):
     n = len(y) // 2
     q, qd = _effective(mode, np.array([t]), y[None, :n], y[None, n:])
     if all(s is JointState.DRIVEN for s in mode.state) and not isinstance(model.robot, ClosedChain):
-        return np.concatenate([qd[0], [d.motion(t)[2] for d in mode.drives]]), np.full(n, np.nan)
+        return np.concatenate([qd[0], [_law_acceleration(d, t, mode.end) for d in mode.drives]]), np.full(n, np.nan)
     qdd, tau = _solve_mode(model.space(t, q, qd), mode, np.array([t]))
     model.cache = {(t, y.tobytes()): tau[0]}
     return np.concatenate([qd[0], qdd[0]]), tau[0]
@@ -327,6 +335,7 @@ def simulate(robot, drives: Mapping[str, Drive], q0, qd0, t_end: float, t0: floa
             pieces.append((mode, None, np.array([t]), y[:, None], model.q_guess))
             break
         t_next = restarts[np.searchsorted(restarts, t, side="right")]
+        mode = replace(mode, end=t_next)
         guess = model.q_guess
         evs = _events(model, mode, n)
         sol = solve_ivp(lambda tt, yy: _rhs_parts(model, mode, tt, yy)[0], (t, t_next), y, method=tolerance.method,

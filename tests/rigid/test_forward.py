@@ -174,7 +174,7 @@ def triple_pendulum():
         T = trans(x=0.0 if i == 0 else [0.5, 0.4][i - 1])
         T[:3, :3] = rpy_matrix(0.3 * i, -0.2, 0.1 * i)
         joints.append(Joint(f"j{i}", "revolute", links[i].name, f"b{i}", T, np.array([0.1, 0.2, 1.0])))
-    return Robot(links, joints)
+    return Robot(links, joints, points={"tip": ("b2", (0.3, 0.0, 0.0))})
 
 
 def test_free_triple_pendulum_conserves_energy():
@@ -316,16 +316,42 @@ def test_all_joints_prescribed_gives_the_inverse_dynamics_torques(rng):
     np.testing.assert_allclose(sim2.tau[-1], ref[-1], rtol=1e-9, atol=1e-9)  # at rest: the gravity torques
 
 
-def test_torque_drive_and_free_joint(rng):
-    """A torque history on the first joint of the triple pendulum, the others free (one named, one not): the
-    accelerations at every output sample are those of forward_dynamics with the same torques."""
+def test_torque_drive_free_joint_and_force_pulse(rng):
+    """A torque history on the first joint of the triple pendulum, the others free (one named, one not), and a
+    half-sine force pulse at the tip from 0.1 to 0.15 s (a function of time, its ends as breakpoints): the
+    accelerations at every output sample are those of forward_dynamics with the same torques and forces."""
     robot = triple_pendulum()
-    sim = simulate(robot, {"j0": Torque("5*SIN(3*time)"), "j1": Free()}, [0, 0.3, 0], [0, 0, 0], t_end=0.5,
-                   gravity=(0, -G, 0))
+
+    def pulse(t):
+        on = (t > 0.1) & (t < 0.15)
+        return np.outer(np.where(on, np.sin(np.pi * (t - 0.1) / 0.05), 0.0), [0.0, 0.0, 80.0])
+
+    sim = simulate(robot, {"j0": Torque("5*SIN(3*time)"), "j1": Free()}, [0, 0.3, 0], [0, 0, 0], t_end=0.3,
+                   gravity=(0, -G, 0), point_forces={"tip": pulse}, breakpoints=(0.1, 0.15))
+    assert {0.1, 0.15} <= set(sim.t)
     tau = np.column_stack([5 * np.sin(3 * sim.t), np.zeros((len(sim.t), 2))])
     np.testing.assert_allclose(sim.tau, tau, atol=1e-14)
-    np.testing.assert_allclose(sim.qdd, forward_dynamics(robot, sim.q, sim.qd, tau, (0, -G, 0)), rtol=1e-12,
-                               atol=1e-12)
+    expected = forward_dynamics(robot, sim.q, sim.qd, tau, (0, -G, 0), {"tip": pulse(sim.t)})
+    np.testing.assert_allclose(sim.qdd, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_braked_four_bar_stops_and_holds_with_the_static_torque():
+    """A closed chain braked at its crank from speed under gravity, the brake weaker than the largest gravity
+    torque: the crank stops, cannot be held, swings back and comes to rest. The energy lost is the brake's work,
+    and the holding torque at rest is the closed chain's inverse dynamics at rest (its gravity torque)."""
+    chain = four_bar()
+    Tb, g = 3.0, (0.0, -G, 0.0)
+    sim = simulate(chain, {"crank": Brake(Tb)}, [1.0], [3.0], t_end=2.5, gravity=g)
+    assert [e.kind for e in sim.events] == [EventKind.ENGAGED, EventKind.SLIPS, EventKind.HELD, EventKind.REST]
+    assert sim.state[-1, 0] == JointState.HELD.value and slipped(sim, 0) > 3.0
+    motion = closed_chain_motion(chain, sim.q, sim.qd, sim.qdd)  # the loops followed along the samples
+    np.testing.assert_allclose(motion.q, sim.q_tree, atol=1e-12)
+    E = energy(chain.tree, motion.q[[0, -1]], motion.qd[[0, -1]], g)
+    np.testing.assert_allclose(E[0] - E[1], Tb * slipped(sim, 0), rtol=1e-6)  # default rtol, ~50 steps
+    rest = closed_chain_motion(chain, sim.q[-1:], [[0.0]], [[0.0]], q_guess=sim.q_tree[-1])
+    static = closed_chain_dynamics(chain, rest, g).tau
+    np.testing.assert_allclose(sim.tau[-1], static[0], rtol=1e-10)
+    assert abs(static[0, 0]) <= Tb
 
 
 def test_bad_input_names_what_to_fix():
