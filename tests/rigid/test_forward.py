@@ -7,8 +7,9 @@ brake's work).
 Error budgets: forward then inverse is a linear solve of a well-conditioned mass matrix, exact to round-off
 (1e-12 of the torques' scale). A simulation's local error per step is below rtol (relative); over the N steps of a
 run the global error is at most ~N rtol. The energy tests run the default rtol = 1e-8 over ~100 steps: bound 1e-6
-of the energy swing (measured 1e-9..1e-8). The closed forms of the pendulum and the brake run TIGHT (rtol =
-1e-10): bound 1e-8 (a brake's stop is a quadratic in time, which DOP853 integrates exactly: measured ~1e-15).
+of the energy swing (measured 1e-9..1e-8; the braked four-bar's energy balance likewise). The closed forms of the
+pendulum and the brakes run TIGHT (rtol = 1e-10): bounds 1e-9..1e-8 (a brake's stop is a quadratic in time, which
+DOP853 integrates exactly: measured ~1e-15; the brakes' work balances measured ~1e-10).
 Events are located on the dense output to round-off in time, so a stop time carries the integration error.
 """
 import sys
@@ -97,8 +98,8 @@ def test_forward_then_inverse_returns_the_torques_closed_chain(mg400, motors, rn
 
 
 def test_two_link_mass_matrix_and_accelerations_closed_form(rng):
-    """Two-link planar arm, joints about z, gravity -y (closed form: Spong, Hutchinson, Vidyasagar, Robot Modeling
-    and Control, sec. 7.4; as written in our verification notes):
+    """Two-link planar arm, joints about z, gravity -y (closed form of the planar elbow manipulator: Spong,
+    Hutchinson and Vidyasagar, Robot Modeling and Control, in their notation):
     M11 = I1 + I2 + m1 lc1^2 + m2 (l1^2 + lc2^2 + 2 l1 lc2 cos q2), M12 = I2 + m2 (lc2^2 + l1 lc2 cos q2),
     M22 = I2 + m2 lc2^2; h1 = -m2 l1 lc2 sin q2 (2 qd1 qd2 + qd2^2) + (m1 lc1 + m2 l1) g cos q1 + m2 lc2 g cos(q1+q2),
     h2 = m2 l1 lc2 sin q2 qd1^2 + m2 lc2 g cos(q1 + q2). Out-of-plane inertia must not matter."""
