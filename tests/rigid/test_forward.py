@@ -214,9 +214,9 @@ def four_bar():
 
 
 def test_free_four_bar_conserves_energy():
-    """A closed chain swinging freely (the crank swings through more than half a turn): the tree's energy at the coordinates and rates
-    solved from the simulated crank motion is constant (default rtol, ~40 steps: bound 1e-6 of the energy swing;
-    measured 8e-9)."""
+    """A closed chain swinging freely (the crank swings through more than half a turn): the tree's energy at the
+    coordinates and rates solved from the simulated crank motion is constant (default rtol, ~40 steps: bound 1e-6
+    of the energy swing; measured 8e-9)."""
     chain = four_bar()
     g = (0.0, -G, 0.0)
     sim = simulate(chain, {}, [1.0], [3.0], t_end=1.0, gravity=g)
