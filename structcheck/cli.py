@@ -1,4 +1,4 @@
-"""``structcheck`` command line: run, sweep, compare, verify, info, converge; and :func:`main_for_study` for study
+"""``structcheck`` command line: run, sweep, compare, verify, info, converge, rerun; and :func:`main_for_study` for study
 scripts.
 
 Exit status: 0 success (study passes, every sweep variant ran, comparison OK, all verification cases pass); 1 a

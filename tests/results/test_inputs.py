@@ -166,3 +166,38 @@ def test_compare_says_when_a_folder_records_no_inputs(runs, tmp_path):
 
     assert format_comparison(cmp).startswith(f"inputs: not recorded in {str(old)!r}")
     assert np.isfinite(cmp.deltas[0].baseline)
+
+
+def test_inputs_read_back_typed_key_for_key(runs):
+    from structcheck.results import read_summary
+
+    _, outs, s = runs
+    typed = read_summary(outs["spring"])
+    assert typed.to_dict() == s["spring"] and typed.inputs.extra == {}
+    assert typed.inputs.joints["joint1"].torsional_stiffness_nm_per_rad == K
+    assert typed.inputs.parts["beam"].sn_curves["material"].N_cutoff_cycles == 1e6
+
+
+def test_curved_elements_with_straight_edges_have_a_scaled_jacobian_of_one():
+    """A curved (isoparametric) element whose mid-side nodes sit at its edges' midpoints is an affine map: det J is
+    the same at every point, so its scaled Jacobian is 1 (to round-off). One mid-side node moved along its edge
+    (from a to b) by a fraction f of it makes det J = det J0 (1 + 4 f (lambda_a - lambda_b)), linear in the
+    barycentric coordinates: its smallest over the largest is (1 - 4f) / (1 + 4f), reached at the two vertices."""
+    from skfem import MeshTet
+
+    from structcheck.fe.mesh import TetMesh
+    from structcheck.fe.part import Part
+    from structcheck.results.inputs import mesh_numbers
+
+    m = MeshTet.init_tensor(*[np.linspace(0, 0.05, 3)] * 3)
+    p, t = m.p.T, m.t.T
+    edges = ((0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3))  # tetra10's mid-side node order
+    midside = np.stack([0.5 * (p[t[:, a]] + p[t[:, b]]) for a, b in edges], 1)
+    straight = mesh_numbers(Part.from_tetmesh(TetMesh(p, t, {}, midside=midside), "6061-T6"))
+    assert straight["worst_scaled_jacobian"] == pytest.approx(1.0, abs=1e-12)
+    f = 0.2
+    bent = midside.copy()
+    shared = np.all(np.isclose(midside, midside[0, 0], rtol=0, atol=1e-12), axis=-1)  # every element on that edge
+    bent[shared] += f * (p[t[0, 1]] - p[t[0, 0]])
+    worst = mesh_numbers(Part.from_tetmesh(TetMesh(p, t, {}, midside=bent), "6061-T6"))["worst_scaled_jacobian"]
+    assert worst == pytest.approx((1 - 4 * f) / (1 + 4 * f), rel=1e-12)
