@@ -68,8 +68,9 @@ def rerun_study(results: Path, study_path: str | None = None, debug: bool = Fals
     summary = read_summary(results)
     recorded = summary.inputs.script if summary.inputs is not None else None
     if recorded is None:
-        raise InputError(f"{str(results)!r} records no study script (a run from Python, structcheck.run(study), or "
-                         f"written before structcheck recorded its inputs): run the study again with structcheck run")
+        raise InputError(f"{str(results)!r} records no study script (a run from Python, structcheck.run(study), a "
+                         f"sweep variant, or one written before structcheck recorded its inputs): run the study again "
+                         f"with structcheck run")
     if study_path is None and recorded.path is None:
         raise InputError(f"{str(results)!r} records no path to its study script {recorded.name!r} (another drive): "
                          f"give it with --study PATH")

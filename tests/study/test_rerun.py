@@ -4,6 +4,7 @@ copied whole with its script elsewhere reruns there (no absolute path is stored)
 file or a folder without a script is refused with exit 2 and one line, before anything is written."""
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -108,3 +109,27 @@ def test_without_a_script_or_into_itself_is_refused(project, tmp_path, capsys):
     assert "records no study script" in err
     err = _refused(capsys, ["rerun", str(tmp_path / "missing")], tmp_path / "missing-rerun")
     assert "does not exist" in err
+
+
+def test_a_script_run_as_its_own_command_records_its_options_and_reruns(tmp_path):
+    """`python STUDY.py --side-mm 25 --set part.field=...` (main_for_study): the script's own option counts as
+    given on the command line, as --set side_mm=25 would; structcheck rerun repeats it."""
+    import os
+    import subprocess
+    import sys
+
+    script = write_small_study(tmp_path)
+    script.write_text(script.read_text() + "\n\nif __name__ == '__main__':\n    import sys\n"
+                      "    from structcheck.cli import main_for_study\n    sys.exit(main_for_study(build))\n")
+    out = tmp_path / "own"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[2]),
+                                                                     os.environ.get("PYTHONPATH")]))}
+    subprocess.run([sys.executable, str(script), "--side-mm", "25", "--set", 'arm.joint_stiffness={"joint1": 2e4}',
+                    "--out", str(out), "--quiet", "--no-vtk", "--no-report"], check=True, env=env, timeout=300)
+    inputs = _numbers(out)["inputs"]
+    assert inputs["build_parameters"]["side_mm"] == {"value": 25.0, "source": "--set"}
+    assert inputs["build_parameters"]["tip_force_n"] == {"value": 100.0, "source": "default"}
+    assert inputs["settings"]["arm.joint_stiffness"] == {"value": {"joint1": 2e4}, "source": "--set"}
+    assert inputs["script"]["set"] == {"side_mm": 25.0, "arm.joint_stiffness": {"joint1": 2e4}}
+    assert main(["rerun", str(out), "--quiet", "--no-vtk", "--no-report"]) == 0
+    assert _numbers(tmp_path / "own-rerun") == _numbers(out)
