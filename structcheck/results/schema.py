@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
-from .entries import _LISTS, NESTING, _Entry, _json, _nested, entry, plain  # noqa: F401 (plain, _json: re-exported)
+from .entries import NESTING, _Entry, _json, _nested, entry, plain  # noqa: F401 (plain, _json: re-exported)
 from .inputs_schema import ENTRIES as INPUT_ENTRIES
 from .inputs_schema import InputsSummary
 

@@ -11,7 +11,6 @@ import dataclasses
 import hashlib
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
