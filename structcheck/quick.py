@@ -29,6 +29,8 @@ QUICK_FRAMES = 26  # output frames written at most
 # the claw-root fillet), tool-point deflection -5.3%)
 QUICK_ACCURACY = ("on the headline study a quick look's peaks per link were within 20% of the full run's, in 0.24 of "
                   "its time (`python benchmarks/bench_quick.py`)")
+#: the Study fields a quick look sets (summary.json's inputs say so)
+QUICK_FIELDS = ("parts", "n_frames", "ringing_samples")
 #: study name -> how far its quick look was measured to be from its full run
 QUICK_MEASURED = {"loading_unloading_6dof": QUICK_ACCURACY}
 

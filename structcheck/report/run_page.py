@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import figures, view
+from . import figures, inputs_view, view
 from .page import figure_html, render, write_page
 from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
@@ -45,7 +45,19 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),
         fatigue=view.flat_items(s.get("fatigue")), versions=view.flat_items(s.get("versions")),
-        timings=view.flat_items(s.get("timings_s")))
+        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s))
+
+
+def input_context(s) -> dict:
+    """The Inputs section's tables (:mod:`.inputs_view`); empty for a folder written before summary.json recorded
+    its inputs."""
+    v = inputs_view
+    if not s.get("inputs"):
+        return {}
+    return dict(settings=v.setting_rows(s, "settings"), build=v.setting_rows(s, "build_parameters"),
+                joints=v.joint_rows(s), parts=v.part_rows(s), sn=v.sn_rows(s), script=v.script_facts(s),
+                damping=s["inputs"].get("damping"), solver=s["inputs"].get("sparse_solver"),
+                material_cols=v.MATERIAL_COLUMNS, mesh_cols=v.MESH_COLUMNS, sn_cols=v.SN_COLUMNS)
 
 
 def _html(fig, div_id: str):
