@@ -65,6 +65,10 @@ def test_the_per_link_model_runs_beside_the_arm_model_only_when_asked(slow, part
             mine["quasi_static_max_von_mises_pa"], rel=1e-12)
         assert set(entry) - set(arm_s["links"][name]) == COMPANION_KEYS
     both["links"] = {n: {k: v for k, v in e.items() if k not in COMPANION_KEYS} for n, e in both["links"].items()}
+    # the recorded inputs differ in the one setting that asked for the companion, and nowhere else
+    settings = both["inputs"]["settings"], arm_s["inputs"]["settings"]
+    assert settings[0].pop("arm.compare_link_model")["value"] is True
+    assert settings[1].pop("arm.compare_link_model")["value"] is False
     assert _without_timings(both) == _without_timings(arm_s)
 
 
