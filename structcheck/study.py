@@ -35,8 +35,8 @@ from .results import RunResult, link_result, prepare_output, write_results
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
 from .progress import Clock, progress_bar
-from .rigid.stage import RigidBody, as_chain, rigid_body
-from .settings import ArmSettings, Fatigue, Flexibility, choice
+from .rigid.stage import RigidBody, as_chain, rest_body, rigid_body, starts_still
+from .settings import ArmSettings, Fatigue, Flexibility, InitialState, choice
 from .structural import structural_model
 
 
@@ -109,6 +109,12 @@ class Study:
     own frame, supported at its proximal joint: :mod:`structcheck.structural.link`). In the arm model ``payloads``
     are attached masses (their elastic inertia swings on the chain); a payload given as a point force has no mass
     there (``payload_mass_kg`` serves the per-link model's estimate only).
+
+    ``initial_state`` (a :class:`~structcheck.settings.InitialState` or its name): ``"rest"`` (default) the robot
+    stands still in its t = 0 pose before the motion, in static equilibrium under gravity and the loads present
+    then, so that a jump at t = 0 (a STEP law starts with an acceleration) rings as it would later; ``"moving"``
+    the motion is already under way at t = 0 (a segment cut from a longer one): the structure starts in the
+    quasi-static state of the loads at t = 0, moving with them.
     """
 
     name: str
@@ -139,6 +145,7 @@ class Study:
     flexibility: Flexibility = Flexibility.ARM
     arm: ArmSettings = ArmSettings()
     fatigue: Fatigue | None = None
+    initial_state: InitialState = InitialState.REST
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -147,7 +154,8 @@ class Study:
             value = getattr(self, name)
             if value is not None or name not in _OPTIONAL:
                 require_number(name, value, unit, **bounds)
-        object.__setattr__(self, "flexibility", choice(Flexibility, "flexibility", self.flexibility))
+        for name, kind in (("flexibility", Flexibility), ("initial_state", InitialState)):
+            object.__setattr__(self, name, choice(kind, name, getattr(self, name)))
         for name, part in (("arm", ArmSettings), ("fatigue", Fatigue)):
             value = getattr(self, name)
             if not (isinstance(value, part) or (name == "fatigue" and value is None)):
@@ -224,11 +232,13 @@ class Prepared:
 @dataclass(frozen=True)
 class RigidStage:
     """The rigid-body stage on the samples ``t`` (n_t,) [s]: the point forces applied (point name -> (n_t, 3)
-    world [N]) and the ``body`` (``RigidBody``: motion, torques, joint wrenches, checks)."""
+    world [N]) and the ``body`` (``RigidBody``: motion, torques, joint wrenches, checks); ``rest`` the same of the
+    robot standing still in its first pose before t[0] (one sample), None for a motion already under way."""
 
     t: np.ndarray
     point_forces: dict
     body: RigidBody
+    rest: RigidStage | None = None
 
 
 def prepare(study: Study) -> Prepared:
@@ -304,17 +314,29 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     q = home + q
     point_forces = linkloads.point_force_histories(study.point_forces, prep.force_laws, t)
     body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
-    return RigidStage(t=t, point_forces=point_forces, body=body)
+    rest = None
+    if study.initial_state is InitialState.REST:
+        starts_still(driven, qd[0], qd)
+        forces0 = {p: f[0] for p, f in point_forces.items()}
+        rest = RigidStage(t[:1], forces0, rest_body(prep.chain, t[0], q[0], study.gravity, forces0, prep.payloads))
+    return RigidStage(t=t, point_forces=point_forces, body=body, rest=rest)
 
 
 def link_loads(study: Study, prep: Prepared, rigid: RigidStage,
                previous: dict | None = None) -> dict[str, linkloads.LinkLoads]:
-    """Every FE link's unit loads and coefficient histories on the rigid stage's samples. The unit loads do not
-    depend on time: those of ``previous`` (the loads of the same study on other samples) are reused."""
+    """Every FE link's unit loads and coefficient histories on the rigid stage's samples, with their coefficients
+    at rest before t[0] (``LinkLoads.rest``) when the stage has a rest state. The unit loads do not depend on time:
+    those of ``previous`` (the loads of the same study on other samples) are reused."""
     previous = previous or {}
-    return {n: linkloads.link_loads(prep.chain, rigid.body.dynamics, n, study.parts[n], study.gravity,
-                                    rigid.point_forces, prep.payloads,
-                                    unit_loads=previous[n].F if n in previous else None) for n in prep.fe_links}
+
+    def loads(n, stage, F):
+        return linkloads.link_loads(prep.chain, stage.body.dynamics, n, study.parts[n], study.gravity,
+                                    stage.point_forces, prep.payloads, unit_loads=F)
+
+    out = {n: loads(n, rigid, previous[n].F if n in previous else None) for n in prep.fe_links}
+    if rigid.rest is None:
+        return out
+    return {n: replace(ld, rest=loads(n, rigid.rest, ld.F).coeff[0]) for n, ld in out.items()}
 
 
 def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
@@ -324,7 +346,8 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
     if study.quasi_static or not study.ringing_samples:
         return rigid, loads, []
     extra = np.unique(np.concatenate([
-        fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio) for n in prep.fe_links]))
+        fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio, rest=loads[n].rest)
+        for n in prep.fe_links]))
     notes = []
     if len(extra) > MAX_RINGING_SAMPLES:  # e.g. undamped stiff links ringing all along a long motion
         notes.append(Note(f"the links' ringing after fast load changes wants {len(extra)} more samples; "
