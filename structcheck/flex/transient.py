@@ -161,7 +161,7 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
         if set(rest) != set(red):
             raise InputError(f"rest loads are given for links {sorted(rest)}, the loads for {sorted(red)}")
         rest = {n: (P, np.reshape(np.asarray(rest[n], float), (1, -1))) for n, (P, _) in red.items()}
-    starts = frozen_segments(q, max_joint_change)
+    starts = off_jumps(frozen_segments(q, max_joint_change), t)
     mids = [segment_middle(t, a, b) for a, b in zip(starts[:-1], starts[1:])]
     z = {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
     z_static = z if static else {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
@@ -180,6 +180,20 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
                 on_segment(len(starts) - 1)
     return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs),
                         z_static=z_static)
+
+
+def off_jumps(starts: np.ndarray, t: np.ndarray, shortest: float = 1e-6) -> np.ndarray:
+    """Segment starts (n_seg + 1,) moved one sample earlier where the step before them is shorter than
+    ``shortest`` [s]: the grid's sample just before a breakpoint (:data:`structcheck.motion.grid.JUMP_S`), across
+    which the loads jump. The state carried over a boundary subtracts the old pose's quasi-static rate K^-1 f' and
+    adds the new pose's, f' the load rate over the step before it: over a jump that rate is the jump / 1e-7 s, and
+    the two poses' difference times it would start the new segment with a spurious velocity. One sample earlier
+    the jump falls inside a segment, where the modal integration takes it exactly."""
+    starts = np.array(starts)
+    inner = np.arange(1, len(starts) - 1)
+    move = inner[(t[starts[inner]] - t[starts[inner] - 1] < shortest) & (starts[inner] - 1 > starts[inner - 1])]
+    starts[move] -= 1
+    return starts
 
 
 def frozen_models(assemble, q: np.ndarray, chunk: int = 8):
