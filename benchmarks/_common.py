@@ -211,10 +211,10 @@ def load_coefficients(t: np.ndarray) -> np.ndarray:
 
 
 def upper_arm_part(path: Path):
-    """The upper arm read from ``path`` (6061) and its 18 unit loads (n_dof, 18): 12 body loads and the 6
+    """The upper arm read from ``path`` (6061-O) and its 18 unit loads (n_dof, 18): 12 body loads and the 6
     loads of a wrench at the elbow (``joint3``, reference point (A2, 0, 0)); support: ``joint2``."""
     from structcheck.fe.part import Part
 
-    part = Part.from_mesh(path, material="6061")
+    part = Part.from_mesh(path, material="6061-O")
     F = np.hstack([part.body_load_basis(), part.wrench_basis("joint3", [A2, 0.0, 0.0])])
     return part, F

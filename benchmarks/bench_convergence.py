@@ -63,7 +63,7 @@ def main():
 
     def mesh_part(link, size_factor):
         return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, fillet_elements=fe),
-                                 material=s.MATERIAL.get(link, "6061"))
+                                 material=s.MATERIAL[link])
 
     # level 1 made by the generator too (the shipped meshes when they are up to date with it)
     links = args.link or list(s.LINKS)
@@ -187,7 +187,7 @@ def run_level(s, meshes, size_factor: float, fillet_elements, samples):
     import structcheck.study as st
 
     parts = {n: sc.Part.from_mesh(meshes.part_mesh(n, size_factor, fillet_elements=fillet_elements),
-                                  material=s.MATERIAL.get(n, "6061")) for n in s.LINKS}
+                                  material=s.MATERIAL[n]) for n in s.LINKS}
     study = dataclasses.replace(s.study, parts=parts, fatigue=None)
     refine = st.refine
 

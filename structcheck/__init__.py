@@ -20,6 +20,7 @@ def __getattr__(name):
         "Material": ("model", "Material"),
         "get_material": ("model", "get_material"),
         "solve_ik": ("rigid", "solve_ik"),
+        "forward_dynamics": ("rigid", "forward_dynamics"),
         "CartesianLine": ("motion", "CartesianLine"),
         "ClosedChain": ("rigid", "ClosedChain"),
         "CutJoint": ("rigid", "CutJoint"),

@@ -1,4 +1,4 @@
-"""``structcheck`` command line: run, sweep, compare, verify, info, converge; and :func:`main_for_study` for study
+"""``structcheck`` command line: run, sweep, compare, verify, info, converge, rerun; and :func:`main_for_study` for study
 scripts.
 
 Exit status: 0 success (study passes, every sweep variant ran, comparison OK, all verification cases pass); 1 a
@@ -49,14 +49,14 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
     """Run ``study`` into ``out``, print the table, warnings and where the results are; 0 pass, 1 fail. ``quick``:
     the study is a quick look (summary.json says so, and a line after the table); ``report``: write report.html."""
     from .notes import console_lines
-    from .quick import QUICK_NOTE
+    from .quick import quick_note
     from .results import format_table
     from .study import run
 
     result = run(study, out, progress=not quiet, vtk=vtk, vtk_format=vtk_format, quick=quick, report=report)
     print(format_table(result.summary))
     if quick:
-        print(QUICK_NOTE)
+        print(quick_note(result.summary.study))
     for line in console_lines(result.notes or result.summary.warnings, str(Path(out) / "summary.json")):
         print(line)
     robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
@@ -88,11 +88,15 @@ def _writable_out(args) -> None:
 
 
 def _cmd_run(args) -> int:
+    from .results.inputs import command_origin, run_origin
+
     _writable_out(args)
-    study = _asked(build_study(args.study, _params(args.set), debug=args.traceback, quick=args.quick), args)
+    given = _params(args.set)
+    study = _asked(build_study(args.study, given, debug=args.traceback, quick=args.quick), args)
     out = Path(args.out) if args.out else Path("results") / study.name
-    return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format, quick=args.quick,
-                   report=not args.no_report)
+    with run_origin(command_origin(args.study, out, given, link_model=args.link_model, quick=args.quick)):
+        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
+                       quick=args.quick, report=not args.no_report)
 
 
 def _cmd_sweep(args) -> int:
@@ -353,6 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     import_cad.add_parser(sub, [common])
+    from .rerun import add_parser as add_rerun
+
+    add_rerun(sub, [common], _report)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
     k.set_defaults(func=_cmd_cache)
@@ -462,7 +469,7 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
         from types import SimpleNamespace
 
         from .quick import quick_study
-
+        from .results.inputs import command_origin, run_origin
         from .settings import with_overrides
 
         _writable_out(args)
@@ -475,8 +482,11 @@ def main_for_study(study_or_build: Any, argv: list[str] | None = None, *, defaul
                        args)
         study = with_overrides(study, settings)
         out = Path(args.out) if args.out else Path("results") / study.name
-        return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
-                       quick=args.quick, report=not args.no_report)
+        given = {**{k: getattr(args, k) for k in defaults if getattr(args, k) != defaults[k]}, **settings}
+        origin = command_origin(script, out, given, link_model=args.link_model, quick=args.quick)
+        with run_origin(origin if where.get("__file__") else None):
+            return _report(study, out, quiet=args.quiet, vtk=not args.no_vtk, vtk_format=args.vtk_format,
+                           quick=args.quick, report=not args.no_report)
 
     return _guarded(go, args.traceback, prog)
 

@@ -274,6 +274,22 @@ def split_part(part, times: int = 1):
     return Part(mesh, part.material, surfaces, part.name)
 
 
+def check_splittable(study, names, factors) -> None:
+    """One InputError (one line: ``structcheck converge`` exits 2), naming the ``mesh_part`` to add to the study
+    script, when the links ``names`` cannot be refined by splitting at the size ``factors``: a curved part or one
+    with named lines, or a factor not 1/2^k."""
+    times = np.log2(1.0 / np.asarray(factors))
+    why = [f"{n} is curved (tetra10)" for n in names if study.parts[n].geometry_order != 1]
+    why += [f"{n} has named lines" for n in names if study.parts[n].edges]
+    if not np.allclose(times, np.round(times)):
+        why.append(f"the size factors {[round(f, 4) for f in factors]} are not 1, 0.5, 0.25, ...")
+    if why:
+        raise InputError(f"study {study.name!r}: converge re-meshes each link finer: add to the study script "
+                         f"`def mesh_part(link, size_factor, study=None)` returning the link's Part meshed with every "
+                         f"element size times size_factor (as studies/two_link_arm.py does); splitting the elements "
+                         f"instead cannot serve ({'; '.join(why)})")
+
+
 def refined_parts(study, name: str, factors, mesh_part: Callable | None) -> tuple[Any, str]:
     """The link's parts at the size ``factors`` (the first 1: the study's own), made one at a time (an iterator),
     and a note on how: by the study's ``mesh_part`` hook, or by splitting (factors must then be 1, 1/2, 1/4,
@@ -282,11 +298,8 @@ def refined_parts(study, name: str, factors, mesh_part: Callable | None) -> tupl
         extra = {"study": study} if "study" in inspect.signature(mesh_part).parameters else {}
         parts = (study.parts[name] if f == 1.0 else mesh_part(name, float(f), **extra) for f in factors)
         return parts, "the study's mesh_part(link, size_factor)"
+    check_splittable(study, [name], factors)
     times = np.log2(1.0 / np.asarray(factors))
-    if not np.allclose(times, np.round(times)):
-        raise InputError(f"link {name!r}: without a mesh_part(link, size_factor) in the study script the links are "
-                         f"refined by splitting every tet into 8, so the size factors must be 1, 0.5, 0.25, ...; "
-                         f"got {list(factors)}")
     return (split_part(study.parts[name], int(k)) for k in np.round(times)), "uniform splitting (tet into 8)"
 
 

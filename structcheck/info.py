@@ -14,20 +14,23 @@ from .fe.solvers import single_thread_blas
 from .flex.assembly import assemble_arm, reduce_links
 from .flex.modes import FirstModeAlongMotion, first_mode_along_motion
 from .flex.stage import check_arm_inputs, payload_masses
+from .progress import without_run_header
 from .rigid.stage import as_chain
-from .study import prepare, rigid_stage, run
+from .study import model_note, prepare, rigid_stage, run
 
 
 def study_info(study, progress: bool = True) -> list[str]:
     """The lines ``structcheck info`` prints for ``study``."""
     chain = as_chain(study.robot)  # an open robot's driven joints are all its movable ones
-    lines = [f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s"]
+    lines = [f"study {study.name}: {chain.n_dof} degrees of freedom {list(chain.independent)}, t_end {study.t_end} s",
+             *f"structural model: {model_note(study)}".splitlines()]  # the study's, not the helper run's below
     # the robot held at home under gravity alone: link modes and the arm's mode from the chained compliances
     # (per-link model: the arm model's frequencies follow from arm_info without a transient run; no fatigue: info
     # prints none, and a constant stress history makes fatigue count every point, minutes on paper 004)
     at_home = replace(study, motion={}, point_forces=(), t_end=1.0, n_frames=2, n_modes=1, quasi_static=False,
                       flexibility="link", fatigue=None)
-    summary = run(at_home, progress=progress, write=False).summary
+    with without_run_header():  # its header would name the per-link model, which the study may not run
+        summary = run(at_home, progress=progress, write=False).summary
     lines.append(f"{'link':<12} {'material':<8} {'mass kg':>9} {'nodes':>7} {'elements':>8} {'f1 Hz':>9}")
     for name, L in summary.links.items():
         f1 = L.lowest_frequency_hz if L.lowest_frequency_hz is not None else float("nan")

@@ -11,7 +11,8 @@ changes (``Study.ringing_samples``: the arm model then needs no per-link clamped
 (``--allow-quick``): their differences are the meshes' and the samples'.
 
 How far a quick look is from the full run was measured on the headline study by ``python
-benchmarks/bench_quick.py`` (``QUICK_ACCURACY``)."""
+benchmarks/bench_quick.py`` (``QUICK_ACCURACY``); the note a quick run prints (:func:`quick_note`) quotes it for that
+study only (:data:`QUICK_MEASURED`) and says for any other that it was not measured there, and how to measure it."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -28,8 +29,19 @@ QUICK_FRAMES = 26  # output frames written at most
 # the claw-root fillet), tool-point deflection -5.3%)
 QUICK_ACCURACY = ("on the headline study a quick look's peaks per link were within 20% of the full run's, in 0.24 of "
                   "its time (`python benchmarks/bench_quick.py`)")
-QUICK_NOTE = (f"quick look: meshes {QUICK_SIZE_FACTOR:g}x coarser than the study's, no samples added where the links "
-              f"ring; {QUICK_ACCURACY}; run without --quick for a verdict to rely on")
+#: the Study fields a quick look sets (summary.json's inputs say so)
+QUICK_FIELDS = ("parts", "n_frames", "ringing_samples")
+#: study name -> how far its quick look was measured to be from its full run
+QUICK_MEASURED = {"loading_unloading_6dof": QUICK_ACCURACY}
+
+
+def quick_note(study_name: str) -> str:
+    """The line a quick run prints after its table: what a quick look leaves out and how accurate it is, as far as
+    that was measured for the study ``study_name`` (:data:`QUICK_MEASURED`)."""
+    accuracy = QUICK_MEASURED.get(study_name, "its accuracy was not measured for this study: run it without --quick "
+                                              "too and compare the two (structcheck compare FULL QUICK --allow-quick)")
+    return (f"quick look: meshes {QUICK_SIZE_FACTOR:g}x coarser than the study's, no samples added where the links "
+            f"ring; {accuracy}; run without --quick for a verdict to rely on")
 
 
 def quick_study(module, build_study):

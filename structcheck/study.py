@@ -25,52 +25,21 @@ import numpy as np
 
 from . import loads as linkloads
 from .checks import LinkSolution, failures, run_warnings
-from .errors import InputError, is_number, named_input, require_array, require_number
+from .errors import InputError, named_input, require_array, require_number
 from .notes import Note
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
 from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
+from .results.steps import with_peak_steps
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
-from .progress import Clock, progress_bar
+from .progress import RUN_HEADER, Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rest_body, rigid_body, starts_still
 from .settings import ArmSettings, Fatigue, Flexibility, InitialState, choice
-from .structural import structural_model
-
-
-@dataclass(frozen=True)
-class PointForce:
-    """An external force at a named robot point: ``magnitude(t)`` [N] (a motion-law string or law object)
-    along ``direction`` (3,) in world axes (normalized). Paper 004's claw load: direction (0, 0, -1)."""
-
-    point: str
-    magnitude: Any
-    direction: tuple[float, float, float] = (0.0, 0.0, -1.0)
-
-    def __post_init__(self):
-        check_law(f"point force at {self.point!r}: magnitude", self.magnitude, "N")
-        if not np.any(require_array(f"point force at {self.point!r}: direction", self.direction, (3,))):
-            raise InputError(f"point force at {self.point!r}: direction = {self.direction!r} is zero; give the "
-                             f"force's direction in world axes, e.g. (0, 0, -1)")
-
-
-@dataclass(frozen=True)
-class Payload:
-    """A rigid payload held at a named robot point: ``mass`` [kg] with its centre of mass at the point and
-    ``inertia`` (3, 3) about it in the point's link axes [kg m^2] (None: a point mass). Its weight and inertia
-    (force m (g - a_P), moment -(I alpha + omega x I omega)) load the link on the surface named after the point.
-    """
-
-    point: str
-    mass: float
-    inertia: Any = None
-
-    def __post_init__(self):
-        require_number(f"payload at {self.point!r}: mass", self.mass, "kg", above=0)
-        if self.inertia is not None:
-            require_array(f"payload at {self.point!r}: inertia", self.inertia, (3, 3), "kg m^2")
+from .structural import rigid_joints, structural_model
+from .user_loads import Payload, PointForce, check_law  # noqa: F401 (structcheck.study.PointForce, Payload)
 
 
 @dataclass(frozen=True)
@@ -91,7 +60,8 @@ class Study:
     ``max_step_s`` [s] between samples (default: a quarter of the frame spacing), and samples added wherever a
     link's modes ring after a fast load change (``analysis.ringing_samples``) unless ``ringing_samples`` is False
     (the arm model then needs no per-link clamped modes: a factorization and an eigen-solve fewer per link; a quick
-    look goes without them).
+    look goes without them). The ParaView files hold the ``n_frames`` frames and each link's peak instant, and with
+    ``peak_window_s`` [s] every analysis sample that near each peak (the ringing around it: :mod:`.results.steps`).
 
     Study-specific results (a paper's own tables, identification errors, ...) come from two optional hooks:
     ``summary_extra(result)`` returns a mapping merged into ``summary.json`` (nested mappings key by key, e.g.
@@ -138,6 +108,7 @@ class Study:
     min_ramp_samples: int = 10
     max_step_s: float | None = None
     ringing_samples: bool = True
+    peak_window_s: float = 0.0
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
     summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
@@ -179,17 +150,9 @@ _NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_
             "damping_ratio": ("", dict(at_least=0)), "n_modes": ("", dict(whole=True, at_least=0)),
             "required_safety_factor": ("", dict(above=0)), "deflection_limit_m": ("m", dict(above=0)),
             "payload_mass_kg": ("kg", dict(at_least=0)), "support_band_m": ("m", dict(at_least=0)),
-            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0))}
+            "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
+            "peak_window_s": ("s", dict(at_least=0))}
 _OPTIONAL = ("deflection_limit_m", "max_step_s")
-
-
-def check_law(name: str, law, unit: str):
-    """``law`` (a motion-law string, number or law object: :func:`structcheck.motion.as_law`) as a Law, or
-    InputError naming ``name``: a number that is not finite, an expression that does not parse."""
-    if is_number(law):
-        require_number(name, law, unit)
-    with named_input(name):
-        return as_law(law)
 
 
 def lazy_study(build: Callable[[], Study]) -> Callable[[str], Study]:
@@ -362,8 +325,7 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
 
 def output_frames(grid: TimeGrid, t: np.ndarray) -> np.ndarray:
     """Indices into ``t`` of the output frames: the grid's uniform frames, as many as the study asks for (kept
-    exactly when samples were added). Each link's peak sample is stored beside them (``LinkResult.peak_fields``),
-    not added to them."""
+    exactly when samples were added); the results store each link's peak sample beside them (:mod:`.results.steps`)."""
     return np.searchsorted(t, grid.t[grid.frame_index]).astype(int)
 
 
@@ -390,7 +352,7 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
 def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
     if out is not None and write:
         prepare_output(out)
-    if progress:
+    if progress and RUN_HEADER.get():
         _header(study)
     clock = Clock()
     with clock("dynamics"):
@@ -423,7 +385,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress, finish)
     del reduced  # the links' bases and superelements: the solutions keep what they need
     return_free_memory(FREE_TO_RETURN)  # the recovery's freed stress bases go back before the results are written
-    links = {n: links[n] for n in structure.solutions}  # in the robot's order
+    links, steps = with_peak_steps({n: links[n] for n in structure.solutions}, structure.solutions, t, frames,
+                                   study.peak_window_s)  # in the robot's order, each at every link's peak too
     tool = structure.tool
     warnings = [*body.warnings, *notes, *run_warnings(
         structure.solutions, tree, body.dynamics.joint_names, structure.undetermined,
@@ -434,10 +397,10 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     summary = run_summary(study, prep.chain, body, links, structure, failed, warnings,
                           {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick)
     result = RunResult(
-        study_name=study.name, t=t, frame_times=t[frames], joint_names=list(body.dynamics.joint_names),
+        study_name=study.name, t=t, frame_times=t[steps.index], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
-        T_world_link_frames=kin.T_world_link[frames], links=links, summary=summary,
+        T_world_link_frames=kin.T_world_link[steps.index], links=links, summary=summary, steps=steps,
         tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
         arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings))
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
@@ -489,10 +452,10 @@ def check_finite(study: Study, sol: LinkSolution) -> None:
 
 
 def model_note(study: Study) -> str:
-    """One line for the run header: which structural model runs and what it does."""
+    """The run header's lines on the structural model: which runs, what it does, and the joints it holds rigid."""
     if not study.parts:
         return "none (the study has no parts: rigid-body dynamics only)"
-    return structural_model(study).note(study)
+    return f"{structural_model(study).note(study)}\n{rigid_joints(study).header()}"
 
 
 def _study_hook(study: Study, name: str, *args):

@@ -4,9 +4,9 @@ Robot: modified D-H table of Table 1 (d1 = 250, a2 = 385, a3 = 392, d6 = 188 mm)
 joint ranges of Table 1 read as offsets from home. Motion: the STEP laws of section 3.1, verbatim, over 10 s.
 Payload: 196 N (a 20 kg part) as two 98 N forces straight down on the claws, applied over 10 ms at 2 s and
 released at 8 s; the cycle repeats 360 times an hour for a 20-year, two-shift design life (fatigue). Materials
-(Table 2): base and waist 304 stainless, all other links 6061 (the paper's 55.2 MPa yield, i.e. the annealed
-6061-O temper). Link geometry is our own (the paper does not give it), sized like a real
-20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
+(Table 2): base and waist 304 stainless, all other links 6061-O (Table 2 gives 6061 with a 55.2 MPa yield: the
+annealed 6061-O temper, not the 276 MPa of 6061-T6). Link geometry is our own (the paper does not give it),
+sized like a real 20 kg-payload arm of this reach: see meshes/paper004/README.md. ``wall_mm`` changes the upper-arm wall;
 ``mesh_dir`` reads the parts from another folder (e.g. finer meshes made by
 ``python meshes/make_paper004_meshes.py --out DIR --size-factor 0.5``). Structural model: ``flexibility`` 'arm'
 (default: the links as superelements assembled along the chain, the payload ramps' arm-level dynamics included)
@@ -35,7 +35,8 @@ DH = [(0.0, 0.0, 0.250), (np.pi / 2, 0.0, 0.0), (0.0, 0.385, 0.0),
       (0.0, 0.392, 0.0), (-np.pi / 2, 0.0, 0.0), (0.0, 0.0, 0.188)]
 HOME = np.radians([90, 90, 90, -90, 0, 0])
 RANGE = np.radians([(-160, 160), (-90, 90), (-225, 45), (-135, 135), (-160, 160), (-160, 160)])
-MATERIAL = {"base": "304", "waist": "304"}  # everything else 6061 (Table 2)
+# Table 2: 304 stainless and "6061" with a 55.2 MPa yield, which is the annealed temper 6061-O (6061-T6: 276 MPa)
+MATERIAL = {"base": "304", "waist": "304", **dict.fromkeys(LINKS[2:], "6061-O")}
 
 MOTION = {  # section 3.1, verbatim (joints 4-6 are 0)
     "joint1": "STEP(time,3,0,5,90d) + STEP(time,8,0,10,-90d)",
@@ -58,7 +59,7 @@ def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "", fl
     robot = sc.Robot.from_modified_dh(
         DH, home=HOME, limits=HOME[:, None] + RANGE, link_names=LINKS, joint_names=JOINTS, name="paper004")
     robot = robot.with_points(meshes.POINTS)  # claw_left, claw_right, tcp on the gripper (frame 6)
-    parts = {name: sc.Part.from_mesh(folder / f"{name}.msh", material=MATERIAL.get(name, "6061"))
+    parts = {name: sc.Part.from_mesh(folder / f"{name}.msh", material=MATERIAL[name])
              for name in LINKS}
     return Study(
         name="loading_unloading_6dof", robot=robot, motion=MOTION, parts=parts, t_end=10.0, n_frames=101,
@@ -85,7 +86,7 @@ def mesh_part(link: str, size_factor: float, study: Study | None = None) -> sc.P
     """For ``structcheck converge``: the part of ``link`` re-meshed by the mesh script with every element size, its
     fillets' too, times ``size_factor`` (for the ``study``'s upper-arm wall; made once into ~/.cache/structcheck)."""
     wall_mm = (study.parameters if study is not None else {}).get("wall_mm", meshes.DEFAULT_WALL_MM)
-    return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, wall_mm), material=MATERIAL.get(link, "6061"))
+    return sc.Part.from_mesh(meshes.part_mesh(link, size_factor, wall_mm), material=MATERIAL[link])
 
 
 __getattr__ = lazy_study(build)  # `study`, built on first use: `--help` answers at once

@@ -17,7 +17,7 @@ inner waypoints, as the paper says) and ``minimum_jerk`` (the quintic spline thr
 velocity and acceleration: the C4 spline that minimizes the integral of jerk squared, MATLAB's minjerkpolytraj).
 No payload (the paper's J4 carries no fixture); ``payload_kg`` puts a point mass at the end point.
 
-FE: our own 6061 parts (meshes/make_mg400_meshes.py), each part's density set so that its mass equals Table 6
+FE: our own 6061-O parts (meshes/make_mg400_meshes.py), each part's density set so that its mass equals Table 6
 (the study's FE run then takes the centres of mass and inertias from the meshes, so that the FE loads balance).
 Structural model: the arm model (the default): the nine parts as superelements joined at the tree and cut joints,
 the six passive joints free about their axes, the tool flange L4 (no mesh) rigid (docs/flex.md).
@@ -368,13 +368,13 @@ def paper_checks(n_t: int = 1121) -> dict:
 
 # ------------------------------------------------------------------------------------------------ the FE study
 def parts():
-    """The 6061 parts (meshes/mg400), each with the density that gives it its Table 6 mass."""
-    base = get_material("6061")
+    """The 6061-O parts (meshes/mg400), each with the density that gives it its Table 6 mass."""
+    base = get_material("6061-O")
     out = {}
     for name in meshes.PARTS:
         path = meshes.SHIPPED / f"{name}.msh"
         volume = sc.Part.from_mesh(path, material=base).mass_properties().mass / base.density
-        mat = replace(base, name=f"6061 ({name}, Table 6 mass)", density=TABLE6[name][0] / volume)
+        mat = replace(base, name=f"6061-O ({name}, Table 6 mass)", density=TABLE6[name][0] / volume)
         out[name] = sc.Part.from_mesh(path, material=mat)
     return out
 

@@ -324,7 +324,8 @@ def mesh_link(plan: AssemblyPlan, link: str, sizing: MeshSizing, order: int, pat
     surfaces = {ch.surface for ch in plan.choices if ch.link == link}
     # the mesh's physical volume is named after the part: not after one of its surfaces (a base link 'ground')
     part_name = link if link not in surfaces else f"{link}_solid"
-    with PartBuilder(part_name, size, curvature_points=sizing.link_curvature_points(link), order=order) as b:
+    with PartBuilder(part_name, size, curvature_points=sizing.link_curvature_points(link), order=order,
+                     local_size_factor=sizing.factor) as b:  # the fillets' and balls' sizes scale with the part's
         vols = [t for d, t in read_shapes(b.gmsh, plan.brep, plan.scale) if d == 3]
         mine = [v for v in vols if _is_solid_of(b, v, plan.solids[link])]
         b.occ.remove([(3, v) for v in vols if v not in mine], recursive=True)

@@ -61,7 +61,7 @@ def run_import_cad(args) -> int:
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise InputError(f"--out {str(out)!r} exists and is not an empty folder; give a new folder")
-    robot, robot_source = load_robot(args.robot)
+    robot, robot_path = load_robot(args.robot)
     spec = read_links(args.links, robot)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
@@ -71,7 +71,8 @@ def run_import_cad(args) -> int:
             result = read_assembly(args.assembly, robot, spec["links"], materials=spec["materials"], q=spec["q"],
                                    units=args.units, mesh_size=args.mesh_size, order=args.order, out=tmp,
                                    progress=None if args.quiet else _progress)
-        (tmp / "study.py").write_text(starter_script(robot, robot_source, spec, Path(args.assembly)))
+        (tmp / "study.py").write_text(starter_script(robot, robot_path, spec, Path(args.assembly), out, {
+            "units": args.units, "mesh_size": args.mesh_size, "order": args.order}))
         report = result.report().replace(str(tmp), str(out))
         (tmp / "import_report.txt").write_text(report + "\n")
         if out.exists():
@@ -92,17 +93,29 @@ def _progress(k: int, n: int, link: str, elapsed: float) -> None:
 
 
 def load_robot(source: str):
-    """(Robot, the Python expression that rebuilds it in a script) from a URDF file or a study script."""
+    """(Robot, its file's absolute path) from a URDF file or a study script."""
     from ..model.robot import Robot
 
     path = Path(source).resolve()
     if path.suffix.lower() == ".urdf":
-        return Robot.from_urdf(path), f"sc.Robot.from_urdf({str(path)!r})"
+        return Robot.from_urdf(path), path
     if path.suffix == ".py":
         from ..script import build_study
 
-        return build_study(path).robot, f"build_study({str(path)!r}).robot"
+        return build_study(path).robot, path
     raise InputError(f"--robot {source!r}: give a URDF file (.urdf) or a study script (.py)")
+
+
+def relative_to(path: Path, folder: Path) -> str:
+    """``path`` relative to ``folder`` (POSIX separators, ``..`` where needed): a generated study names the files
+    it reads from its own folder, so the two can move together (a repository, another machine)."""
+    import os
+
+    try:
+        return Path(os.path.relpath(Path(path).resolve(), Path(folder).resolve())).as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists
+        raise InputError(f"{str(path)!r} and --out {str(folder)!r} are on different drives; put them on one drive "
+                         f"so the study can name the file relative to its folder") from None
 
 
 def read_links(path, robot) -> dict:
@@ -151,35 +164,62 @@ def starter_motion(robot) -> dict:
     return motion
 
 
-def starter_script(robot, robot_source: str, spec: dict, assembly: Path) -> str:
-    """The text of study.py: the robot, the imported parts, the starter motion under gravity."""
+def starter_script(robot, robot_path: Path, spec: dict, assembly: Path, out: Path, options: dict) -> str:
+    """The text of study.py, to be written into ``out``: the robot (from ``robot_path``, a URDF or a study
+    script), the parts imported from ``assembly`` (``options``: its ``units``, ``mesh_size``, ``order``), the
+    starter motion under gravity, and ``mesh_part`` re-importing a link finer for ``structcheck converge``. Every
+    file is named relative to the study's folder: no absolute path."""
     materials = {n: str(getattr(m, "name", m)) for n, m in spec["materials"].items()}
     motion = starter_motion(robot)
-    needs_cli = "build_study" in robot_source
+    from_script = robot_path.suffix == ".py"
+    source = (f"build_study(HERE / {relative_to(robot_path, out)!r}).robot" if from_script else
+              f"sc.Robot.from_urdf(HERE / {relative_to(robot_path, out)!r})")
     lines = [
         f'"""Starter study of robot {robot.name!r} with the link parts imported from {assembly.name} by',
         "`structcheck import-cad` (see import_report.txt and surfaces.vtm beside it). The motion is a small move of",
         "every joint under gravity: replace it, add payloads, point forces and a tool point (docs/writing_a_study.md).",
+        "`structcheck converge study.py` checks the peaks' meshes: mesh_part re-imports a link with finer elements.",
         '"""',
+        "import functools",
         "import sys",
         "from pathlib import Path",
         "",
         "import structcheck as sc",
-        "from structcheck.cli import " + ("build_study, main_for_study" if needs_cli else "main_for_study"),
+        "from structcheck.cli import " + ("build_study, main_for_study" if from_script else "main_for_study"),
+        "from structcheck.geometry import MeshSizing, import_assembly",
         "from structcheck.study import Study, lazy_study",
         "",
         "HERE = Path(__file__).resolve().parent",
+        f"ASSEMBLY = HERE / {relative_to(assembly, out)!r}  # the STEP file, relative to this folder",
+        f"LINKS = {dict(spec['links'])!r}",
         f"MATERIALS = {materials!r}",
+        f"POSE = {[float(x) for x in spec['q']]!r}  # the file's joint values [rad, m]",
+        f"MESH = {{'units': {options['units']!r}, 'size': {options['mesh_size']!r}, 'order': {options['order']!r}}}",
         "MOTION = {  # offsets from home: ADAMS STEP laws (d: degrees)",
         *(f"    {k!r}: {v!r}," for k, v in motion.items()),
         "}",
         "",
         "",
+        "def robot() -> sc.Robot:",
+        f"    return {source}",
+        "",
+        "",
         "def build() -> Study:",
-        f"    robot = {robot_source}",
         '    parts = {link: sc.Part.from_mesh(HERE / f"{link}.msh", material=m) for link, m in MATERIALS.items()}',
-        f"    return Study(name={robot.name + '_cad'!r}, robot=robot, parts=parts, motion=MOTION, t_end=1.5, "
+        f"    return Study(name={robot.name + '_cad'!r}, robot=robot(), parts=parts, motion=MOTION, t_end=1.5, "
         "n_frames=16)",
+        "",
+        "",
+        "def mesh_part(link: str, size_factor: float, study=None) -> sc.Part:",
+        '    """For `structcheck converge` and `--quick`: the part of ``link`` with every element size times',
+        '    ``size_factor``, from the assembly re-imported (once per factor)."""',
+        "    return _imported(float(size_factor))[link]",
+        "",
+        "",
+        "@functools.lru_cache(maxsize=1)",
+        "def _imported(size_factor: float) -> dict:",
+        "    return import_assembly(ASSEMBLY, robot(), LINKS, materials=MATERIALS, q=POSE, units=MESH['units'],",
+        "                           mesh_size=MeshSizing(MESH['size'], factor=size_factor), order=MESH['order'])",
         "",
         "",
         "__getattr__ = lazy_study(build)",

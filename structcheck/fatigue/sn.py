@@ -165,7 +165,6 @@ _MATERIAL_DATA = {
                    "ESTIMATE: taken equal to 'structural_steel' (paper 003 gives the density only): S_ut = 460 MPa, "
                    "S_e' = 230 MPa at 1e6. " + _SHIGLEY),
 }
-_MATERIAL_DATA["6061"] = _MATERIAL_DATA["6061-O"]  # "6061" is the annealed temper of paper 004
 
 
 def material_sn_curve(name: str) -> SNCurve:

@@ -77,7 +77,7 @@ class Part:
         self.mesh = mesh
         #: element geometry: 1 straight-sided P2 tets, 2 curved (isoparametric) P2 tets
         self.geometry_order = 2 if isinstance(mesh, MeshTet2) else 1
-        self.material: Material = get_material(material)
+        self.material: Material = get_material(material, f"part {name!r}")
         self.name = name
         self._surfaces = {}
         bnd = set(mesh.boundary_facets().tolist())
@@ -102,14 +102,16 @@ class Part:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_mesh(cls, path, material="6061", units: str = "m", surfaces: dict | None = None,
+    def from_mesh(cls, path, material=None, units: str = "m", surfaces: dict | None = None,
                   geometry_order: int | None = None) -> "Part":
-        """Read a mesh file (gmsh .msh with physical surface groups, or any meshio format).
+        """Read a mesh file (gmsh .msh with physical surface groups, or any meshio format) of a part in
+        ``material`` (a name of ``MATERIALS`` or a Material; required: InputError listing the names without it).
 
         ``surfaces`` adds geometric selections: name -> callable(x (3, n) facet midpoints) -> bool mask.
         ``geometry_order``: None (curved elements if the file has mid-side nodes, ``tetra10``), 1 (straight
         edges: mid-side nodes of the file ignored) or 2 (curved; the file must have mid-side nodes). Within
         :func:`deferred_mesh_reading` the file is read on first use instead (an :class:`UnreadPart`)."""
+        material = get_material(material, f"part {Path(path).stem!r}")  # before a deferred read: said at once
         if _DEFERRED.get():
             return UnreadPart(lambda: cls.from_mesh(path, material, units, surfaces, geometry_order), Path(path))
         tm = read_mesh(path, units)

@@ -56,8 +56,8 @@ class Material:
 
 MATERIALS = {
     "304": Material("304", 7930.0, 193e9, 0.29, 205e6, source="paper 004, Table 2 (304 stainless steel)"),
-    "6061": Material("6061", 2750.0, 69e9, 0.33, 55.2e6,
-                     source="paper 004, Table 2 (6061 aluminium; 55.2 MPa is the annealed 6061-O temper)"),
+    "6061-O": Material("6061-O", 2750.0, 69e9, 0.33, 55.2e6,
+                       source="paper 004, Table 2 (6061 aluminium; 55.2 MPa is the annealed 6061-O temper)"),
     "6061-T6": Material("6061-T6", 2700.0, 68.9e9, 0.33, 276e6, source="ASM Handbook / MatWeb, 6061-T6"),
     "HT200": Material("HT200", 7200.0, 120e9, 0.27, 200e6, "max_principal",
                       source="GB/T 9439 grey cast iron HT200: tensile strength 200 MPa; E ~ 110-135 GPa"),
@@ -66,16 +66,27 @@ MATERIALS = {
     "steel_7801": Material("steel_7801", 7801.0, 200e9, 0.3, 250e6,
                            source="paper 003, Table 2 density of the KR500 cylinder bodies"),
 }
-MATERIALS["6061-O"] = Material("6061-O", 2750.0, 69e9, 0.33, 55.2e6, source=MATERIALS["6061"].source)
+#: alloy names whose temper changes the strength several-fold: refused, naming the tempers of MATERIALS (an
+#: untempered "6061" meant the annealed 6061-O here until 2026-12, while most designers mean 6061-T6)
+TEMPERS = {"6061": ("6061-O", "6061-T6")}
 
 
-def get_material(material) -> Material:
+def get_material(material, where: str = "") -> Material:
     """A Material from a name in MATERIALS (case-insensitive) or a Material (returned as is); InputError listing
-    the built-in names otherwise."""
+    the built-in names otherwise (``where``: what the material is for, e.g. "part 'upper'", said first), naming
+    the tempers for an alloy name without one (:data:`TEMPERS`)."""
     if isinstance(material, Material):
         return material
+    lead = f"{where}: " if where else ""
+    if material is None:
+        raise InputError(f"{lead}give a material: one of {sorted(MATERIALS)} or a structcheck.Material (no "
+                         f"default: a Part's strength and mass depend on it)")
+    tempers = TEMPERS.get(str(material).lower())
+    if tempers is not None:
+        choices = " or ".join(f"{t!r} (yield {MATERIALS[t].strength / 1e6:g} MPa)" for t in tempers)
+        raise InputError(f"{lead}material {material!r} names no temper: give {choices}")
     key = {k.lower(): k for k in MATERIALS}.get(str(material).lower())
     if key is None:
-        raise InputError(f"unknown material {material!r}; built-in materials are {sorted(MATERIALS)} "
+        raise InputError(f"{lead}unknown material {material!r}; built-in materials are {sorted(MATERIALS)} "
                          f"(or pass a structcheck.Material)")
     return MATERIALS[key]

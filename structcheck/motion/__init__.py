@@ -1,15 +1,17 @@
-"""Motion: laws of each driven joint over time (ADAMS expressions, polynomial and trapezoid profiles, splines,
-tables, Cartesian lines through inverse kinematics) and the analysis time grid.
+"""Motion: laws of each driven joint over time (ADAMS function expressions with their SPLINEs and VARIABLEs,
+polynomial and trapezoid profiles, splines, tables, Cartesian lines through inverse kinematics) and the analysis
+time grid.
 
 Every law satisfies the :class:`Law` protocol; :func:`as_law` turns a user's input into one."""
 from .expression import MotionLaw
 from .grid import TimeGrid, time_grid
 from .laws import Constant, Law, as_law
 from .profiles import MinimumJerk, ModifiedTrapezoidal, Quintic, Trapezoidal
+from .splines import Spline
 from .tables import BSpline, Tabulated
 
 __all__ = ["BSpline", "CartesianLine", "Constant", "Law", "MinimumJerk", "ModifiedTrapezoidal", "MotionLaw",
-           "Quintic", "Tabulated", "TimeGrid", "Trapezoidal", "as_law", "time_grid"]
+           "Quintic", "Spline", "Tabulated", "TimeGrid", "Trapezoidal", "as_law", "time_grid"]
 
 
 def __getattr__(name):

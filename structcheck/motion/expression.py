@@ -1,230 +1,70 @@
-"""ADAMS motion expressions (``STEP(time,3,0,5,90d) + SIN(2*PI*time)``, ...) parsed safely into a tree whose
-nodes give exact first and second time derivatives: :class:`MotionLaw`."""
+"""ADAMS function expressions (``STEP(time,3,0,5,90d) + SIN(2*PI*time)``, ``IF(time-2: 0, 0, 98)``,
+``AKISPL(time, 0, SPLINE_1)``, ...) parsed safely (no eval) into a tree whose nodes give exact first and second
+time derivatives: :class:`MotionLaw`. The functions are in :mod:`.adams_functions`, the splines in
+:mod:`.splines`, the tree in :mod:`.nodes`."""
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
-from .span import as_times, in_span
+from .adams_functions import CONSTANTS, FUNCTIONS, SPLINE_METHODS, switch_times
+from .nodes import Bin, Call, Neg, Num, Time, Var, at
+from .span import as_times
+from .splines import as_spline, piecewise
 
-# ------------------------------------------------------------------------------------------ expression AST
-# A node evaluates to a triple (f, f', f'') of arrays over t, so derivatives are exact (chain rule on the tree).
-
-
-def _step_poly(D, cubic: bool):
-    """STEP blend s(D) and its first two derivatives w.r.t. D for D in [0, 1]."""
-    if cubic:
-        return D * D * (3 - 2 * D), 6 * D * (1 - D), 6 - 12 * D
-    return D ** 3 * (10 - 15 * D + 6 * D * D), 30 * D * D * (1 - D) ** 2, 60 * D * (1 - D) * (1 - 2 * D)
-
-
-class _Node:
-    def eval(self, t, side):
-        raise NotImplementedError
-
-    def constant(self):
-        """The node's value if it does not depend on time, else None."""
-        return None
-
-    def affine(self):
-        """(a, b) if the node equals a * time + b for constants a, b, else None."""
-        c = self.constant()
-        return None if c is None else (0.0, c)
-
-    def step_breaks(self):
-        """(start, end) times [s] of the STEP ramps in this subtree."""
-        return []
-
-
-@dataclass
-class _Num(_Node):
-    v: float
-
-    def eval(self, t, side):
-        z = np.zeros_like(t)
-        return z + self.v, z, z
-
-    def constant(self):
-        return self.v
-
-
-class _Time(_Node):
-    def eval(self, t, side):
-        return t.copy(), np.ones_like(t), np.zeros_like(t)
-
-    def affine(self):
-        return 1.0, 0.0
-
-
-@dataclass
-class _Un(_Node):
-    a: _Node
-
-    def eval(self, t, side):
-        f, d, dd = self.a.eval(t, side)
-        return -f, -d, -dd
-
-    def constant(self):
-        c = self.a.constant()
-        return None if c is None else -c
-
-    def affine(self):
-        ab = self.a.affine()
-        return None if ab is None else (-ab[0], -ab[1])
-
-    def step_breaks(self):
-        return self.a.step_breaks()
-
-
-@dataclass
-class _Bin(_Node):
-    op: str
-    a: _Node
-    b: _Node
-    pos: int
-    text: str
-
-    def eval(self, t, side):
-        f, df, ddf = self.a.eval(t, side)
-        g, dg, ddg = self.b.eval(t, side)
-        if self.op == "+":
-            return f + g, df + dg, ddf + ddg
-        if self.op == "-":
-            return f - g, df - dg, ddf - ddg
-        if self.op == "*":
-            return f * g, df * g + f * dg, ddf * g + 2 * df * dg + f * ddg
-        if self.op == "/":
-            if np.any(g == 0):
-                k = int(np.argmax(g == 0))
-                raise InputError(_at(self.text, self.pos, f"division by zero at time {t.flat[k]:g} s"))
-            h = f / g
-            dh = (df - h * dg) / g
-            ddh = (ddf - 2 * dh * dg - h * ddg) / g
-            return h, dh, ddh
-        # power: constant exponent (the usual case) or general f**g = exp(g ln f)
-        c = self.b.constant()
-        if c is not None:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                h = f ** c
-                d1 = c * f ** (c - 1) if c != 0 else np.zeros_like(f)
-                d2 = c * (c - 1) * f ** (c - 2) if c not in (0, 1) else np.zeros_like(f)
-            return h, d1 * df, d2 * df * df + d1 * ddf
-        if np.any(f <= 0):
-            raise InputError(_at(self.text, self.pos, "a time-varying exponent needs a positive base"))
-        lf = np.log(f)
-        h = f ** g
-        u, du, ddu = g * lf, dg * lf + g * df / f, ddg * lf + 2 * dg * df / f + g * (ddf * f - df * df) / f ** 2
-        return h, h * du, h * (ddu + du * du)
-
-    def constant(self):
-        a, b = self.a.constant(), self.b.constant()
-        if a is None or b is None:
-            return None
-        return float(self.eval(np.zeros(1), 1)[0][0])
-
-    def affine(self):
-        f, g = self.a.affine(), self.b.affine()
-        if f is None or g is None:
-            return None
-        if self.op in "+-":
-            sg = 1.0 if self.op == "+" else -1.0
-            return f[0] + sg * g[0], f[1] + sg * g[1]
-        if self.op == "*" and (f[0] == 0 or g[0] == 0):
-            return f[0] * g[1] + g[0] * f[1], f[1] * g[1]
-        if self.op == "/" and g[0] == 0 and g[1] != 0:
-            return f[0] / g[1], f[1] / g[1]
-        if f[0] == 0 and g[0] == 0:  # a constant power
-            return 0.0, self.constant()
-        return None
-
-    def step_breaks(self):
-        return self.a.step_breaks() + self.b.step_breaks()
-
-
-@dataclass
-class _Call(_Node):
-    name: str
-    args: list
-    pos: int
-    text: str
-
-    def eval(self, t, side):
-        if self.name in ("SIN", "COS"):
-            f, d, dd = self.args[0].eval(t, side)
-            s, c = np.sin(f), np.cos(f)
-            if self.name == "SIN":
-                return s, c * d, -s * d * d + c * dd
-            return c, -s * d, -c * d * d - s * dd
-        x, dx, ddx = self.args[0].eval(t, side)
-        x0, h0, x1, h1 = (a.eval(t, side)[0] for a in self.args[1:])
-        if np.any(x1 <= x0):
-            raise InputError(_at(self.text, self.pos, f"{self.name} needs x1 > x0, got x0 = {np.min(x0):g}, "
-                                                     f"x1 = {np.min(x1):g}"))
-        w = x1 - x0
-        D = np.clip((x - x0) / w, 0.0, 1.0)
-        s, ds, dds = _step_poly(D, self.name == "STEP")
-        # One-sided limits at the ends are taken in time, not in x: the ramp's own (right) limit at its start and
-        # (left) limit at its end. The span in time is the one step_breaks reports (and time_grid samples), so an
-        # exact grid time picks the right side whatever the round-off in a*time + b, and a < 0 (x falling in
-        # time) does not swap the sides.
-        a, b = self.args[0].affine()
-        c0, c1 = self.args[1].constant(), self.args[3].constant()
-        t0, t1 = sorted(((c0 - b) / a, (c1 - b) / a)) if a != 0 else (np.inf, -np.inf)
-        inside = in_span(t, t0, t1, side)
-        ds = np.where(inside, ds, 0.0)
-        dds = np.where(inside, dds, 0.0)
-        dh = h1 - h0
-        val = h0 + dh * s
-        d1 = dh * ds / w * dx
-        d2 = dh * (dds / w ** 2 * dx * dx + ds / w * ddx)
-        return val, d1, d2
-
-    def constant(self):
-        if any(a.constant() is None for a in self.args):
-            return None
-        return float(self.eval(np.zeros(1), 1)[0][0])
-
-    def step_breaks(self):
-        out = []
-        for a in self.args:
-            out += a.step_breaks()
-        if self.name not in ("STEP", "STEP5"):
-            return out
-        x0, x1 = self.args[1].constant(), self.args[3].constant()
-        if x0 is None or x1 is None:
-            raise InputError(_at(self.text, self.pos, f"{self.name}'s x0 and x1 (2nd and 4th arguments) must be "
-                                                     f"constants, not functions of time"))
-        ab = self.args[0].affine()
-        if ab is None:
-            raise InputError(_at(self.text, self.pos, f"{self.name}'s first argument must be affine in time "
-                                                     f"(a * time + b, e.g. time, time - 1, 2*time, time/2 + 0.5) "
-                                                     f"so that its ramp's start and end times are known; write "
-                                                     f"the law as a function of time instead"))
-        a, b = ab
-        if a != 0:  # x = a t + b reaches x0 and x1 at these times (in reverse order when a < 0)
-            out.append(tuple(sorted(((x0 - b) / a, (x1 - b) / a))))
-        return out
-
-
-def _at(text: str, pos: int, msg: str) -> str:
-    return f"{msg} in motion law {text!r}\n  {text}\n  {' ' * pos}^ (position {pos})"
-
-
-FUNCTIONS = {"STEP": 5, "STEP5": 5, "SIN": 1, "COS": 1}
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(?P<deg>[dD](?![A-Za-z0-9_]))?"
-                    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/(),]))")
+                    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/(),:]))")
+KNOWN_NAMES = ("TIME", *CONSTANTS, "VARVAL", *sorted(FUNCTIONS))
+
+
+def _key(k) -> str:
+    """The lookup key of a spline or variable name or id: ids as integers' text, names upper case."""
+    if isinstance(k, (int, np.integer)) or (isinstance(k, float) and k == int(k)):
+        return str(int(k))
+    return str(k).strip().upper()
+
+
+class _Context:
+    """The caller's SPLINEs and VARIABLEs (name or id -> (x, y) or Spline; -> expression text) and the
+    variables parsed so far, shared by the parsers of a law and of its variables."""
+
+    def __init__(self, splines, variables):
+        self.splines = {_key(k): (k, v) for k, v in dict(splines or {}).items()}
+        self.variables = {_key(k): (k, v) for k, v in dict(variables or {}).items()}
+        self.parsed = {}
+        self.stack = []
+
+    def variable(self, key: str, text: str, pos: int):
+        if key in self.parsed:
+            return self.parsed[key]
+        if key not in self.variables:
+            raise InputError(at(text, pos, f"no VARIABLE {key!r}; the variables given are "
+                                           f"{[k for k, _ in self.variables.values()]}"))
+        if key in self.stack:
+            chain = " -> ".join(self.stack[self.stack.index(key):] + [key])
+            raise InputError(at(text, pos, f"VARIABLEs refer to each other in a cycle ({chain}); a VARVAL chain "
+                                           f"must end in expressions of TIME"))
+        name, body = self.variables[key]
+        if not isinstance(body, str) or not body.strip():
+            raise InputError(f"VARIABLE {name!r} must be a non-empty expression string, got {body!r}")
+        self.stack.append(key)
+        node = Var(key, _Parser(body, self).parse())
+        self.stack.pop()
+        self.parsed[key] = node
+        return node
 
 
 class _Parser:
-    """Recursive descent: expr := term (('+'|'-') term)*; term := unary (('*'|'/') unary)*;
-    unary := '-' unary | '+' unary | power; power := atom ('**' unary)?; atom := number | name | call | (expr)."""
+    """Recursive descent, with ADAMS's precedence: expr := term (('+'|'-') term)*; term := unary (('*'|'/')
+    unary)*; unary := '-' unary | '+' unary | power; power := atom ('**' unary)?; atom := number | name | call |
+    (expr). So ``**`` binds tighter than a sign on its left and looser than one on its right (-A**-B =
+    -(A**(-B))) and groups from the right (A**B**C = A**(B**C)); IF(c: e1, e2, e3) takes a colon."""
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text: str, ctx: _Context):
+        self.text, self.ctx = text, ctx
         self.toks = []
         i = 0
         while i < len(text):
@@ -233,11 +73,9 @@ class _Parser:
             m = _TOKEN.match(text, i)
             if not m or m.end() == i:
                 j = i + (len(text[i:]) - len(text[i:].lstrip()))
-                raise InputError(_at(text, j, f"unexpected character {text[j]!r}"))
+                raise InputError(at(text, j, f"unexpected character {text[j]!r}"))
             start = m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
-            kind = m.lastgroup if m.lastgroup != "deg" else "num"
-            if m.group("num") is not None:
-                kind = "num"
+            kind = "num" if m.group("num") is not None else m.lastgroup
             self.toks.append((kind, m, start))
             i = m.end()
         self.k = 0
@@ -254,7 +92,7 @@ class _Parser:
         kind, m, pos = self.take()
         if kind != "op" or m.group("op") != op:
             found = "end of text" if kind is None else repr(m.group(0).strip())
-            raise InputError(_at(self.text, pos, f"expected {op!r}, found {found}"))
+            raise InputError(at(self.text, pos, f"expected {op!r}, found {found}"))
 
     def is_op(self, *ops):
         kind, m, _ = self.peek()
@@ -264,7 +102,7 @@ class _Parser:
         node = self.expr()
         kind, m, pos = self.peek()
         if kind is not None:
-            raise InputError(_at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))
+            raise InputError(at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))
         return node
 
     def expr(self):
@@ -278,13 +116,13 @@ class _Parser:
         node = operand()
         while self.is_op(*ops):
             _, m, pos = self.take()
-            node = _Bin(m.group("op"), node, operand(), pos, self.text)
+            node = Bin(m.group("op"), node, operand(), pos, self.text)
         return node
 
     def unary(self):
         if self.is_op("-"):
             self.take()
-            return _Un(self.unary())
+            return Neg(self.unary())
         if self.is_op("+"):
             self.take()
             return self.unary()
@@ -294,46 +132,99 @@ class _Parser:
         node = self.atom()
         if self.is_op("**"):
             _, m, pos = self.take()
-            node = _Bin("**", node, self.unary(), pos, self.text)
+            node = Bin("**", node, self.unary(), pos, self.text)
         return node
 
     def atom(self):
         kind, m, pos = self.take()
         if kind is None:
-            raise InputError(_at(self.text, pos, "unexpected end of text"))
+            raise InputError(at(self.text, pos, "unexpected end of text"))
         if kind == "num":
             v = float(m.group("num"))
             if not math.isfinite(v):
-                raise InputError(_at(self.text, pos, f"the number {m.group('num')} is too large for a float; give "
-                                                      f"a finite number"))
-            return _Num(math.radians(v) if m.group("deg") else v)
+                raise InputError(at(self.text, pos, f"the number {m.group('num')} is too large for a float; give "
+                                                     f"a finite number"))
+            return Num(math.radians(v) if m.group("deg") else v)
         if kind == "op" and m.group("op") == "(":
             node = self.expr()
             self.expect(")")
             return node
         if kind == "name":
-            name = m.group("name").upper()
-            if name == "TIME":
-                return _Time()
-            if name == "PI":
-                return _Num(math.pi)
-            if name in FUNCTIONS:
-                self.expect("(")
-                args = [self.expr()]
-                while self.is_op(","):
-                    self.take()
-                    args.append(self.expr())
-                self.expect(")")
-                if len(args) != FUNCTIONS[name]:
-                    raise InputError(_at(self.text, pos, f"{name} needs {FUNCTIONS[name]} argument"
-                                                          f"{'s' if FUNCTIONS[name] > 1 else ''}, got {len(args)}"))
-                return _Call(name, args, pos, self.text)
-            if name in ("NAN", "INF", "INFINITY"):
-                raise InputError(_at(self.text, pos, f"{m.group('name')} is not a finite number; give a finite "
-                                                      f"number or an expression of TIME"))
-            raise InputError(_at(self.text, pos, f"unknown name {m.group('name')!r}; valid names: TIME, PI and "
-                                                  f"the functions {', '.join(FUNCTIONS)}"))
-        raise InputError(_at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))
+            return self.named(m.group("name"), pos)
+        raise InputError(at(self.text, pos, f"unexpected {m.group(0).strip()!r}"))
+
+    def named(self, raw: str, pos: int):
+        name = raw.upper()
+        if name == "TIME":
+            return Time()
+        if name in CONSTANTS:
+            return Num(CONSTANTS[name])
+        if name == "VARVAL":
+            self.expect("(")
+            key = self.reference("VARVAL's argument (a VARIABLE's name or id)")
+            self.expect(")")
+            return self.ctx.variable(key, self.text, pos)
+        if name in FUNCTIONS:
+            return self.call(name, pos)
+        if name in ("NAN", "INF", "INFINITY"):
+            raise InputError(at(self.text, pos, f"{raw} is not a finite number; give a finite number or an "
+                                                 f"expression of TIME"))
+        raise InputError(at(self.text, pos, f"unknown name {raw!r}; valid names: {', '.join(KNOWN_NAMES)} "
+                                             f"(laws are functions of TIME: ADAMS measures of the model's state "
+                                             f"such as DX or VZ are not available)"))
+
+    def reference(self, what: str) -> str:
+        """A spline's or variable's name or integer id at this point of the text, as a lookup key."""
+        kind, m, pos = self.take()
+        if kind == "name" or (kind == "num" and not m.group("deg") and float(m.group("num")).is_integer()):
+            return _key(m.group("name") if kind == "name" else float(m.group("num")))
+        found = "end of text" if kind is None else repr(m.group(0).strip())
+        raise InputError(at(self.text, pos, f"{what} must be a name or an integer id, found {found}"))
+
+    def arguments(self, name: str) -> tuple[list, dict]:
+        """The argument expressions of ``name`` (after its '('); for a spline function also its curve."""
+        args, data = [self.expr()], {}
+        if name == "IF":
+            self.expect(":")
+            args.append(self.expr())
+        while self.is_op(","):
+            self.take()
+            if name in SPLINE_METHODS and len(args) == 2 and not data:
+                data = self.spline(name)  # the SPLINE and an optional iord
+            else:
+                args.append(self.expr())
+        return args, data
+
+    def spline(self, name: str) -> dict:
+        pos = self.peek()[2]
+        key = self.reference(f"{name}'s third argument (a SPLINE's name or id)")
+        if key not in self.ctx.splines:
+            raise InputError(at(self.text, pos, f"no SPLINE {key!r}; the splines given are "
+                                                 f"{[k for k, _ in self.ctx.splines.values()]}"))
+        given, data = self.ctx.splines[key]
+        spline = as_spline(data, str(given))
+        iord, given_iord = 0, self.is_op(",")
+        if given_iord:
+            _, _, ipos = self.take()
+            c = self.expr().constant()
+            if c not in (0, 1, 2):
+                raise InputError(at(self.text, ipos, f"{name}'s iord (4th argument) must be 0, 1 or 2"))
+            iord = int(c)
+        return {"spline": spline, "iord": iord, "piecewise": piecewise(spline, SPLINE_METHODS[name]),
+                "n_taken": 1 + given_iord}
+
+    def call(self, name: str, pos: int):
+        self.expect("(")
+        args, data = self.arguments(name)
+        self.expect(")")
+        fn = FUNCTIONS[name]
+        n = len(args) + data.get("n_taken", 0)
+        lo, hi = fn.n_args
+        if not lo <= n <= hi:
+            need = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise InputError(at(self.text, pos, f"{name} needs {need} argument{'s' if hi > 1 else ''}, got {n} "
+                                                 f"({fn.signature})"))
+        return Call(fn, args, pos, self.text, data)
 
 
 def _too_deep(text: str) -> str:
@@ -343,60 +234,149 @@ def _too_deep(text: str) -> str:
 
 
 class MotionLaw:
-    """An ADAMS motion expression, e.g. ``STEP(time,3,0,5,90d) + STEP(time,8,0,10,-90d)``.
+    """An ADAMS function expression of TIME, e.g. ``STEP(time,3,0,5,90d) + STEP(time,8,0,10,-90d)``: a motion or
+    force law.
 
-    Case-insensitive; ``90d`` is degrees (converted to rad); functions STEP, STEP5, SIN, COS; PI; the variable
-    TIME. Parsed into a tree (never eval'ed) with exact first and second derivatives.
+    Case-insensitive; ``90d`` is degrees (converted to rad); TIME, PI, DTOR, RTOD; ``+ - * / **`` with ADAMS's
+    precedence; the functions of :mod:`.adams_functions` (ABS ... TANH, STEP, STEP5, HAVSIN, SHF, POLY, CHEBY,
+    FORCOS, FORSIN, IF, CUBSPL, AKISPL) and VARVAL. Parsed into a tree (never eval'ed) with exact first and
+    second derivatives.
 
-    ``breakpoints``: the times [s] where a STEP/STEP5 ramp starts or ends (sorted); ``ramps``: the ramps'
-    durations [s] (sorted); ``ramp_spans``: each ramp's (start, end) times [s], in the order of the text. A
-    STEP's first argument must be affine in time (``time``, ``time - 1``, ``2*time``, ``time/2 + 0.5``, ...) and
-    its x0, x1 constants, so those times are known: ``STEP(a*time + b, x0, ...)`` ramps between the times
-    (x0 - b)/a and (x1 - b)/a. Anything else raises InputError.
+    ``splines``: name or id -> (x, y) or :class:`~.splines.Spline`, the SPLINEs that ``CUBSPL(time, 0, id)`` and
+    ``AKISPL`` name (ADAMS passes ids: ``AKISPL(time, 0, 3)`` looks up 3, ``AKISPL(time, 0, SPLINE_1)`` the name
+    SPLINE_1, case-insensitive). ``variables``: name or id -> expression text, the VARIABLEs of
+    ``VARVAL(id)`` (they may use each other, not in a cycle).
+
+    ``breakpoints``: the times [s] where the law switches and its acceleration may jump (sorted): ramp ends
+    (STEP, STEP5, HAVSIN), IF switches, ABS/MIN/MAX/DIM/SIGN kinks, spline knots -- wherever the switching
+    argument is affine in time (a * time + b), so the time is known; ``ramps``: the ramps' durations [s]
+    (sorted); ``ramp_spans``: each ramp's (start, end) times [s], in the order of the text, then (t, t) for each
+    jump of the value at a known time (a load switched on by IF: a ramp of zero duration). A STEP's (STEP5's,
+    HAVSIN's) first argument must be affine in time and its x0, x1 constants: ``STEP(a*time + b, x0, ...)`` ramps
+    between the times (x0 - b)/a and (x1 - b)/a. Anything else raises InputError.
+
+    As a motion (``velocity`` and ``acceleration`` asked) the law must be continuous: where it would jump (an IF
+    whose branches do not meet, SIGN, AINT, ANINT, MOD) InputError names the time and the jump; and for
+    ``acceleration`` its velocity must be continuous too (a kink of ABS, MIN, MAX, DIM, a spline's end where the
+    velocity jumps is refused; one where it does not gives one-sided accelerations). Those switches' arguments
+    must then be affine in time, so the switch times are known. A force law (``value`` only) may jump.
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, splines=None, variables=None):
         if not isinstance(text, str) or not text.strip():
             raise InputError(f"a motion law must be a non-empty expression string, got {text!r}")
         self.text = text
         try:
-            self._root = _Parser(text).parse()
-            self.ramp_spans = tuple(self._root.step_breaks())
+            self._root = _Parser(text, _Context(splines, variables)).parse()
+            calls = [n for n in self._root.walk() if isinstance(n, Call)]
+            self.ramp_spans = tuple(span for c in calls for span in c.fn.spans(c))
+            self._switches = tuple(sw for c in calls for sw in c.fn.switches(c))
+            self.ramp_spans += tuple((t, t) for t in _value_jumps(self._root, self._switches))
         except RecursionError:
             raise InputError(_too_deep(text)) from None
-        ends = sorted({x for pair in self.ramp_spans for x in pair})
-        self.breakpoints = tuple(float(x) for x in ends)
+        points = [switch_times(sw) for sw in self._switches if not isinstance(sw.levels, str)]
+        ends = {x for pair in self.ramp_spans for x in pair} | {float(x) for p in points if p is not None for x in p}
+        self.breakpoints = tuple(sorted(float(x) for x in ends))
         self.ramps = tuple(sorted(float(b - a) for a, b in self.ramp_spans))
+        self._named = bool(splines or variables)
 
     def __repr__(self):
-        return f"MotionLaw({self.text!r})"
+        return f"MotionLaw({self.text!r}{', ...' if self._named else ''})"
 
-    def _eval(self, t, side=1):
+    def _eval(self, t, side):
         """Value, velocity and acceleration at ``t`` [s], each of t's shape."""
         t = as_times(t)
+        flat = np.atleast_1d(t).ravel()
         try:
-            f, d, dd = self._root.eval(np.atleast_1d(t), side)
+            jet = self._root.eval(flat, side)
         except RecursionError:
             raise InputError(_too_deep(self.text)) from None
-        for arr, what in ((f, "value"), (d, "velocity"), (dd, "acceleration")):
+        for arr, what in ((jet.v, "value"), (jet.d, "velocity"), (jet.dd, "acceleration")):
             if not np.all(np.isfinite(arr)):
                 k = int(np.argmax(~np.isfinite(arr)))
-                raise InputError(f"motion law {self.text!r} gives a non-finite {what} at time "
-                                 f"{np.atleast_1d(t)[k]:g} s")
-        return [a.reshape(t.shape) for a in (f, d, dd)]
+                raise InputError(f"motion law {self.text!r} gives a non-finite {what} at time {flat[k]:g} s")
+        return [a.reshape(t.shape) for a in (jet.v, jet.d, jet.dd)]
+
+    def _check_motion(self, t, need: int):
+        """InputError unless the law, used as a motion over the span of ``t`` [s], is continuous (``need`` 0) or
+        has a continuous velocity too (``need`` 1) at every switch of its functions."""
+        switches = [sw for sw in self._switches if sw.continuity < need]
+        t = np.asarray(t, dtype=float)
+        if not switches or t.size == 0 or not np.all(np.isfinite(t)):
+            return
+        lo, hi = float(t.min()), float(t.max())
+        for sw in switches:
+            ts = switch_times(sw, lo, hi)
+            if ts is None:
+                raise sw.call.error(f"in a motion, {sw.call.name} must switch on an argument affine in time "
+                                    f"(a * time + b) so that the law can be checked for a jump where it "
+                                    f"switches; this one is not (a force law may use it)")
+            if len(ts):
+                _check_continuous(self._root, sw, ts, need)
 
     def value(self, t):
-        """The expression's value at times ``t`` [s] (scalar or array; same shape out): an offset from home
-        [rad or m] for a joint law (``d`` suffix = degrees, converted), or whatever unit the law is used in
-        (e.g. a force [N])."""
-        return self._eval(t)[0]
+        """The expression's value at times ``t`` [s] (scalar or array; same shape out), exactly as ADAMS
+        defines it (IF's middle branch where its condition is 0): an offset from home [rad or m] for a joint
+        law (``d`` suffix = degrees, converted), or whatever unit the law is used in (e.g. a force [N])."""
+        return self._eval(t, 0)[0]
 
-    def velocity(self, t):
-        """Exact first time derivative at ``t`` [s] (same shape as t) [unit/s]."""
-        return self._eval(t)[1]
+    def velocity(self, t, side=1):
+        """Exact first time derivative at ``t`` [s] (same shape as t) [unit/s]; at a kink ``side=+1`` gives the
+        right limit, ``side=-1`` the left one. InputError where the law jumps inside the span of t."""
+        self._check_motion(t, 0)
+        return self._eval(t, side)[1]
 
     def acceleration(self, t, side=1):
-        """Exact second time derivative at ``t`` [s] (same shape as t) [unit/s^2]; at a STEP breakpoint
-        ``side=+1`` gives the right limit, ``side=-1`` the left one."""
+        """Exact second time derivative at ``t`` [s] (same shape as t) [unit/s^2]; at a breakpoint ``side=+1``
+        gives the right limit, ``side=-1`` the left one. InputError where the law or its velocity jumps inside
+        the span of t."""
+        self._check_motion(t, 1)
         return self._eval(t, side)[2]
 
+
+def _jumps(root, ts, order: int):
+    """Where the law ``root`` (``order`` 0) or its velocity (1) jumps at the times ``ts`` (m,) [s]: (mask (m,),
+    left (m,), right (m,) values, the scale). Compared at ts -+ dt, dt = 1e-9 (1 + |ts|), and for the value also
+    at ts itself (IF's middle branch): a jump is a change larger than 1e-7 of the law's scale plus what its
+    slope gives over 2 dt (4 dt |slope|, a factor 2 of margin)."""
+    dt = 1e-9 * (1 + np.abs(ts))
+    left, right = root.eval(ts - dt, -1), root.eval(ts + dt, 1)
+    a, b, slope = ((left.v, right.v, (left.d, right.d)), (left.d, right.d, (left.dd, right.dd)))[order]
+    scale = 1 + max(np.abs(a).max(), np.abs(b).max())
+    tol = 1e-7 * scale + 4 * dt * np.maximum(np.abs(slope[0]), np.abs(slope[1]))
+    bad = np.abs(b - a) > tol
+    if order == 0:
+        mid = root.eval(ts, 0).v
+        b = np.where(bad, b, mid)
+        bad = bad | (np.abs(mid - a) > tol)
+    return bad, a, b, scale
+
+
+def _check_continuous(root, sw, ts, need: int):
+    """InputError if the law ``root`` jumps (or, ``need`` 1, its velocity jumps) at the times ``ts`` (m,) [s]
+    where ``sw`` switches (see :func:`_jumps`)."""
+    for order, what, unit in ((0, "the law", ""), (1, "its velocity", " per s"))[:need + 1]:
+        bad, a, b, scale = _jumps(root, ts, order)
+        if np.any(bad):
+            k = int(np.argmax(bad))
+            a_k, b_k = (0.0 if abs(x) < 1e-6 * scale else x for x in (a[k], b[k]))
+            raise sw.call.error(
+                f"{what} jumps at time {ts[k]:g} s (from {a_k:.6g} to {b_k:.6g}{unit}) where {sw.call.name} "
+                f"switches: a motion must be continuous with a continuous velocity (else its "
+                f"{'velocity' if order == 0 else 'acceleration'} is infinite there); make the pieces meet "
+                f"there, or blend them with STEP or STEP5 (a force law may jump)")
+
+
+def _value_jumps(root, switches) -> list:
+    """The times [s] where the law ``root`` jumps at a switch of known time (an IF on TIME minus a constant
+    switching a force on): zero-length ramps for the grid and the load-ramp warnings."""
+    out = []
+    for sw in switches:
+        ts = switch_times(sw) if sw.continuity < 0 and not isinstance(sw.levels, str) else None
+        if ts is None or not len(ts):
+            continue
+        try:
+            out += [float(x) for x in ts[_jumps(root, ts, 0)[0]]]
+        except InputError:  # a branch undefined right at its switch: no ramp to report
+            continue
+    return out

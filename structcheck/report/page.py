@@ -7,7 +7,7 @@ MathJax is off (no LaTeX in the figures) and no figure is a map (plotly would fe
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,10 +51,12 @@ def render(template: str, **context) -> str:
 
 def write_page(html: str, path: str | os.PathLike) -> Path:
     """Write ``html`` to ``path`` through a temporary file in the same folder moved into place (a reader never
-    sees half a page). OSError if the folder cannot be written."""
+    sees half a page), with the mode of any file the process writes (0666 less the umask: 0644 as the results'
+    other files; tempfile.mkstemp's would be 0600). OSError if the folder cannot be written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(html)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import figures, view
+from . import figures, inputs_view, view
 from .page import figure_html, render, write_page
 from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
@@ -26,7 +26,7 @@ def run_context(folder: Path, renders: bool = True) -> dict:
             figures.fatigue_histories(res.fatigue)]
     figs = [f for f in figs if f is not None] if res.links and res.joints else []
     peak = peak_frame(res)
-    v3d = robot_view(res, peak[1]) if peak else None
+    v3d = robot_view(res, peak.robot) if peak else None
     analysis = {**s.get("analysis", {}), "flexibility": s.get("flexibility"),
                 "sparse solver": s.get("versions", {}).get("sparse_solver")}
     warnings = view.warning_groups(s)
@@ -34,8 +34,8 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         version=__version__, s=s, verdict=view.verdict(s), checks=view.design_checks(s),
         required=view.number(s, ("required_safety_factor",), digits=3), robot=view.robot_numbers(s),
         link_cols=view.link_columns(s), links=view.link_rows(s), joints=view.joint_rows(s),
-        view=_html(v3d, "view3d-plot"),
-        renders=static_renders(peak[1], peak[0], s["study"]) if renders and peak else [],
+        view=_html(v3d, "view3d-plot"), peak=peak,
+        renders=static_renders(peak.robot, peak.time, s["study"], what=peak.what) if renders and peak else [],
         figures=[figure_html(f, f"plot-{k}") for k, f in enumerate(figs)],
         modes=view.mode_rows(s), link_freq=view.link_frequency_rows(s),
         modes_time=view.number(s, ("time_of_arm_modes_s",) if s.get("arm_modes_hz") else
@@ -45,7 +45,19 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),
         fatigue=view.flat_items(s.get("fatigue")), versions=view.flat_items(s.get("versions")),
-        timings=view.flat_items(s.get("timings_s")))
+        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s))
+
+
+def input_context(s) -> dict:
+    """The Inputs section's tables (:mod:`.inputs_view`); empty for a folder written before summary.json recorded
+    its inputs."""
+    v = inputs_view
+    if not s.get("inputs"):
+        return {}
+    return dict(settings=v.setting_rows(s, "settings"), build=v.setting_rows(s, "build_parameters"),
+                joints=v.joint_rows(s), parts=v.part_rows(s), sn=v.sn_rows(s), script=v.script_facts(s),
+                damping=s["inputs"].get("damping"), solver=s["inputs"].get("sparse_solver"),
+                material_cols=v.MATERIAL_COLUMNS, mesh_cols=v.MESH_COLUMNS, sn_cols=v.SN_COLUMNS)
 
 
 def _html(fig, div_id: str):

@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 MPA, MM = 1e-6, 1e3
+#: a value below this fraction of the largest of its table column is shown as 0 (:func:`noise_floored`): round-off
+#: of an exact zero (a joint that carries no torque reads 1.75e-7 N m on a 100 N m arm: 2e-9 of the largest;
+#: double precision's 1e-16 grown by the sums of the dynamics), while a real value this small changes no check
+NOISE_FRACTION = 1e-6
 
 
 def as_mapping(summary: Any) -> Mapping[str, Any]:
@@ -43,12 +47,20 @@ class Number:
     unit: str = ""
     digits: int = 4
     none_text: str = "-"
+    zero_below: float = 0.0  # [summary.json's unit] shown as 0 below it: rounding noise (:func:`noise_floored`)
 
     @property
     def text(self) -> str:
         if self.value is None or (isinstance(self.value, float) and not math.isfinite(self.value)):
             return self.none_text
+        if abs(self.value) < self.zero_below:
+            return "0"
         return f"{self.value * self.scale:.{self.digits}g}"
+
+    @property
+    def shows_zero(self) -> bool:
+        """Shown as 0: zero, or below the column's noise floor."""
+        return self.value is not None and (self.value == 0 or abs(self.value) < self.zero_below)
 
     @property
     def key_json(self) -> str:
@@ -72,6 +84,13 @@ def number(summary: Mapping, key: tuple, scale: float = 1.0, unit: str = "", dig
         else:
             value = None
     return Number(key, None if value is None else float(value), scale, unit, digits, none_text)
+
+
+def noise_floored(column: list[Number]) -> list[Number]:
+    """The Numbers of one table column (one quantity, one unit), each shown as 0 where its magnitude is below
+    :data:`NOISE_FRACTION` of the column's largest finite one: the one rule of every table that prints values."""
+    largest = max((abs(n.value) for n in column if n.value is not None and math.isfinite(n.value)), default=0.0)
+    return [dataclasses.replace(n, zero_below=NOISE_FRACTION * largest) for n in column]
 
 
 @dataclass(frozen=True)
@@ -139,6 +158,8 @@ LINK_COLUMNS = (
     ("min_fatigue_life_hours", "fatigue life", 1.0, "h", 3),
     ("fatigue_safety_factor", "fatigue safety factor", 1.0, "", 3),
 )
+# quantities whose exact zero the computation can give as round-off (shown as 0 below the noise floor)
+_NOISE_FLOORED = {"max_von_mises_pa", "max_von_mises_averaged_pa", "max_equivalent_strain", "max_deformation_m"}
 # a null in these columns is infinite (no damaging cycle, no stress), elsewhere not computed
 _INFINITE_WHEN_NULL = {"min_fatigue_life_cycles", "min_fatigue_life_hours", "fatigue_safety_factor",
                        "min_safety_factor"}
@@ -154,10 +175,13 @@ def link_rows(summary: Mapping) -> list[dict]:
     """Per link: name, material, criterion, place of the peak (link frame and world, mm), pass/fail, and a
     Number per column of :func:`link_columns`."""
     cols = link_columns(summary)
+    names = list(summary["links"])
+    columns = [[number(summary, ("links", name, k), sc, u, d, "inf" if k in _INFINITE_WHEN_NULL else "-")
+                for name in names] for k, _, sc, u, d in cols]
+    columns = [noise_floored(c) if k in _NOISE_FLOORED else c for (k, *_), c in zip(cols, columns)]
     rows = []
-    for name, L in summary["links"].items():
-        cells = [number(summary, ("links", name, k), sc, u, d, "inf" if k in _INFINITE_WHEN_NULL else "-")
-                 for k, _, sc, u, d in cols]
+    for i, (name, L) in enumerate(summary["links"].items()):
+        cells = [c[i] for c in columns]
         rows.append({"name": name, "material": L.get("material", ""), "criterion": L.get("criterion", ""),
                      "cells": cells, "passed": bool(L.get("passed")),
                      "where_link": _mm(L.get("location_of_max_link_m")), "where_world": _mm(L.get("location_of_max_m")),
@@ -175,16 +199,24 @@ def _mm(point) -> str:
 
 def joint_rows(summary: Mapping) -> list[dict]:
     """Per joint: a Number for its peak torque (actuated joints), reaction force and moment, each with its
-    time, and the wrench components rigid-body mechanics leaves undetermined."""
+    time ('-' where the peak shows as 0, zero or rounding noise: :func:`noise_floored` per column), and the wrench
+    components rigid-body mechanics leaves undetermined."""
+    joints = summary.get("joints", {})
+    peaks = {key: noise_floored([number(summary, ("joints", name, key), 1.0, unit) for name in joints])
+             for key, unit in (("max_abs_torque", "N m or N"), ("max_reaction_force_n", "N"),
+                               ("max_reaction_moment_nm", "N m"))}
     rows = []
-    for name, J in summary.get("joints", {}).items():
-        def n(key, unit="", scale=1.0):
-            return number(summary, ("joints", name, key), scale, unit)
+    for i, (name, J) in enumerate(joints.items()):
+        def at(key, when):  # the peak's time; none for a peak shown as 0 (no peak)
+            peak = peaks[key][i]
+            return Number((), None) if peak.shows_zero else number(summary, ("joints", name, when), 1.0, "s")
 
-        rows.append({"name": name, "torque": n("max_abs_torque", "N m or N"),
-                     "torque_t": n("time_of_max_torque_s", "s"),
-                     "force": n("max_reaction_force_n", "N"), "force_t": n("time_of_max_force_s", "s"),
-                     "moment": n("max_reaction_moment_nm", "N m"), "moment_t": n("time_of_max_moment_s", "s"),
+        rows.append({"name": name, "torque": peaks["max_abs_torque"][i],
+                     "torque_t": at("max_abs_torque", "time_of_max_torque_s"),
+                     "force": peaks["max_reaction_force_n"][i],
+                     "force_t": at("max_reaction_force_n", "time_of_max_force_s"),
+                     "moment": peaks["max_reaction_moment_nm"][i],
+                     "moment_t": at("max_reaction_moment_nm", "time_of_max_moment_s"),
                      "undetermined": ", ".join(J.get("undetermined_components", []))})
     return rows
 

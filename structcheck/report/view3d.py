@@ -1,7 +1,8 @@
-"""The 3-D view of a report: the robot at the frame of its peak stress, every link's surface coloured by a field
-the reader chooses (von Mises at that frame, the von Mises envelope, the smallest safety factor, the deformation
-envelope), as a plotly ``Mesh3d`` figure that rotates and zooms offline; and static renders (pyvista, off-screen)
-as base64 PNG for printing.
+"""The 3-D view of a report: the robot at the instant of its peak stress (the analysis sample of the peak, a
+stored step of the results: :mod:`structcheck.results.steps`), every link's surface coloured by a field the
+reader chooses (von Mises at that instant, each link at its own peak, the von Mises envelope, the smallest safety
+factor, the deformation envelope), as a plotly ``Mesh3d`` figure that rotates and zooms offline; and static
+renders (pyvista, off-screen) as base64 PNG for printing.
 
 The surfaces are the links' boundary triangles through their corner and mid-side nodes (each quadratic face
 split in four, so a peak at a mid-side node shows its colour) or, for a robot whose surface would exceed
@@ -15,6 +16,7 @@ import base64
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,12 +31,16 @@ MAX_TRIANGLES = 60_000  # the view's surface triangles: about 3 MB of page and a
 @dataclass(frozen=True)
 class Field:
     """A colouring: ``label`` (the button and the colour bar), ``values`` link -> per-surface-point values (already
-    in the shown unit), ``cmax`` the colour scale's top."""
+    in the shown unit), ``cmax`` the colour scale's top, ``hover`` the hover template (a text, or link -> text)."""
 
     label: str
     values: dict
     cmax: float
-    hover: str
+    hover: str | dict
+
+    def hover_of(self, link: str) -> str:
+        """The hover template of ``link``'s surface."""
+        return (self.hover[link] if isinstance(self.hover, dict) else self.hover) + "<extra></extra>"
 
 
 # VTK's tetra faces, outward for a positive volume, as (corner, corner, corner, mid, mid, mid) node positions of
@@ -72,10 +78,11 @@ def robot_surfaces(frame, links, max_triangles: int = MAX_TRIANGLES) -> dict:
 
 def view_fields(res, frame, nodes: dict) -> list[Field]:
     """The fields of the view on the surface nodes ``nodes`` (link -> node numbers) of results ``res``: von Mises
-    of each link at its own peak time and at the output ``frame`` shown, and, where the folder has them, the
-    envelopes (von Mises, smallest safety factor, deformation)."""
+    of each link at its own peak time and at the ``frame`` shown (:func:`peak_frame`), and, where the folder has
+    them, the envelopes (von Mises, smallest safety factor, deformation)."""
     s = as_mapping(res.summary)
-    time = res.frame_time(_peak_time(s))
+    at = peak_frame(res, read=False)
+
     def field(label, hover, get, cap=None):  # cap: the colour scale's top (values above it take its colour)
         values = {n: get(n)[ids] for n, ids in nodes.items()}
         if cap is not None:  # an unstressed node's infinite safety factor: drawn (and hovered) as the cap
@@ -84,14 +91,15 @@ def view_fields(res, frame, nodes: dict) -> list[Field]:
         return Field(label, values, top, hover)
 
     stress = "%{meta}<br>%{intensity:.4g} MPa"
-    fields = [field(f"von Mises at t = {time:.4g} s, the output frame nearest the peak [MPa]", stress,
+    fields = [field(f"von Mises at t = {at.time:.4g} s, {at.what} [MPa]", stress,
                     lambda n: frame[n].point_data["von_mises"] * MPA)]
     try:
         peak = {n: res.peak(n) for n in nodes}
         env = {n: res.envelope(n) for n in nodes}
     except InputError:  # a folder without vtk/: the frame's field alone
         return fields
-    fields.insert(0, field("von Mises of each link at its own peak time [MPa]", stress + " (at the link's peak)",
+    own = {n: stress + f" (its peak, t = {float(peak[n].field_data['TimeValue'][0]):.4g} s)" for n in nodes}
+    fields.insert(0, field("von Mises of each link at its own peak instant [MPa]", own,
                            lambda n: peak[n].point_data["von_mises"] * MPA))
     fields.append(field("von Mises envelope, max over time [MPa]", stress + " (max over time)",
                         lambda n: env[n].point_data["von_mises"] * MPA))
@@ -104,22 +112,37 @@ def view_fields(res, frame, nodes: dict) -> list[Field]:
     return fields
 
 
-def _peak_time(summary) -> float:
-    return summary["links"][summary["max_von_mises_link"]]["time_of_max_s"]
+class PeakFrame(NamedTuple):
+    """The robot where its peak stress is: ``time`` [s] of the stored step shown, ``robot`` (a pyvista MultiBlock
+    of the links, world placement; None when not read), ``link`` the link of the peak and ``exact``: the step is
+    the peak's own instant (else the stored step nearest it, in a folder of an earlier version)."""
+
+    time: float
+    robot: object
+    link: str
+    exact: bool
+
+    @property
+    def what(self) -> str:
+        """What the step is, for a label: 'the peak instant of link upper'."""
+        return f"the peak instant of link {self.link}" if self.exact else "the output frame nearest the peak"
 
 
-def peak_frame(res):
-    """(time [s], the robot) at the output frame nearest the peak of results ``res``; None without frames (a run
-    with --no-vtk)."""
+def peak_frame(res, read: bool = True) -> PeakFrame | None:
+    """The robot of results ``res`` at the instant of its peak von Mises (a stored step: the step nearest it in a
+    folder without the peak instants), read when ``read``; None without stored steps (a run with --no-vtk)."""
     if len(res.times) == 0:
         return None
-    time = res.frame_time(_peak_time(as_mapping(res.summary)))
-    return time, res.frame(time)
+    s = as_mapping(res.summary)
+    link = s["max_von_mises_link"]
+    peak = s["links"][link]["time_of_max_s"]
+    time = res.frame_time(peak)
+    return PeakFrame(time, res.frame(time) if read else None, link, time == peak)
 
 
 def robot_view(res, frame):
-    """The interactive view of results ``res`` (:class:`structcheck.results.Results`) at the output ``frame``
-    nearest its peak (:func:`peak_frame`), with a button per field."""
+    """The interactive view of results ``res`` (:class:`structcheck.results.Results`) with the robot ``frame`` at
+    its peak (:func:`peak_frame`), with a button per field."""
     import plotly.graph_objects as go
 
     surfaces = robot_surfaces(frame, [n for n in res.link_names if n in frame.keys()])
@@ -132,11 +155,11 @@ def robot_view(res, frame):
     for n, (p, tri) in zip(surfaces, placed):
         fig.add_trace(go.Mesh3d(x=p[:, 0], y=p[:, 1], z=p[:, 2], i=tri[:, 0], j=tri[:, 1], k=tri[:, 2],
                                 intensity=np.asarray(first.values[n], np.float32), coloraxis="coloraxis",
-                                name=n, meta=n, hovertemplate=first.hover + "<extra></extra>",
+                                name=n, meta=n, hovertemplate=first.hover_of(n),
                                 lighting=dict(ambient=0.6, diffuse=0.6, specular=0.05, roughness=0.9)))
     buttons = [dict(label=f.label.split(" [")[0].split(",")[0], method="update",
                     args=[{"intensity": [typed(f.values[n]) for n in surfaces],
-                           "hovertemplate": f.hover + "<extra></extra>"},
+                           "hovertemplate": [f.hover_of(n) for n in surfaces]},
                           {"coloraxis.cmax": f.cmax, "coloraxis.cmin": 0, "coloraxis.colorbar.title.text": f.label}])
                for f in fields]
     fig.update_layout(
@@ -168,9 +191,11 @@ def typed(values: np.ndarray) -> dict:
     return {"dtype": "f4", "bdata": base64.b64encode(np.asarray(values, np.float32).tobytes()).decode("ascii")}
 
 
-def static_renders(frame, time: float, study: str, size=(900, 650)) -> list[tuple[str, str]]:
+def static_renders(frame, time: float, study: str, size=(900, 650),
+                   what: str = "the output frame nearest the peak") -> list[tuple[str, str]]:
     """Two off-screen renders (pyvista) of the robot ``frame`` (a MultiBlock of the links, world placement) at
-    ``time`` [s], coloured by von Mises [MPa], from the usual side and the opposite one: (caption, base64 PNG)."""
+    ``time`` [s] (``what`` that instant is, for the captions: :attr:`PeakFrame.what`), coloured by von Mises
+    [MPa], from the usual side and the opposite one: (caption, base64 PNG)."""
     import pyvista as pv
 
     from vtkmodules.vtkCommonCore import vtkLogger
@@ -200,7 +225,7 @@ def static_renders(frame, time: float, study: str, size=(900, 650)) -> list[tupl
             with tempfile.TemporaryDirectory() as tmp:
                 png = Path(tmp) / "shot.png"
                 plotter.screenshot(str(png))
-                out.append((f"von Mises [MPa] at t = {time:.4g} s (the output frame nearest the peak), {side} view",
+                out.append((f"von Mises [MPa] at t = {time:.4g} s ({what}), {side} view",
                             base64.b64encode(png.read_bytes()).decode("ascii")))
     finally:
         plotter.close()

@@ -3,11 +3,14 @@
 A metric *regresses* when the candidate is worse than the baseline by more than the tolerance (percent of the
 baseline value): higher stress, strain, deformation or tool-point deflection, lower safety factor, shorter
 fatigue life (null in summary.json: infinite) or lower fatigue safety factor. Mass is reported, never judged.
-Metrics that neither run has (fatigue not asked for) are left out of the table.
+Metrics that neither run has (fatigue not asked for) are left out of the table. The inputs that differ between the
+two runs (summary.json's ``inputs``: build() parameters, the study's settings, the parts' materials and meshes, the
+damping, the solver, the script's bytes) are listed first: they say why the numbers moved.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 from ..errors import InputError, require_number
 from .schema import read_summary
@@ -41,11 +44,24 @@ class Delta:
 
 
 @dataclass(frozen=True)
+class InputChange:
+    """An input that differs between the two runs: ``name`` its dotted place under summary.json's ``inputs``
+    (``settings.arm.joint_stiffness``), each run's value as JSON text with its source where it has one ('-': the
+    run has no such input)."""
+
+    name: str
+    baseline: str
+    candidate: str
+
+
+@dataclass(frozen=True)
 class Comparison:
     deltas: list[Delta]
     baseline_passed: bool
     candidate_passed: bool
     tolerance_pct: float
+    inputs: list[InputChange] = field(default_factory=list)
+    unrecorded: list[str] = field(default_factory=list)  # folders whose summary.json records no inputs
 
     @property
     def regressions(self) -> list[Delta]:
@@ -98,7 +114,50 @@ def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0, allow_qui
                                  tolerance_pct))
     deltas.append(_delta("(robot)", "tool_point_deflection_m", "tool-point deflection", 1e3, "mm", +1,
                          sb.tool_point_deflection_m, sc.tool_point_deflection_m, tolerance_pct))
-    return Comparison(deltas, bool(sb.passed), bool(sc.passed), tolerance_pct)
+    unrecorded = [f for f, s in ((baseline, sb), (candidate, sc)) if s.inputs is None]
+    changes = [] if unrecorded else input_changes(sb.inputs, sc.inputs)
+    return Comparison(deltas, bool(sb.passed), bool(sc.passed), tolerance_pct, changes, unrecorded)
+
+
+def input_changes(a, b) -> list[InputChange]:
+    """The inputs that differ between two runs' ``inputs`` (``results.inputs_schema.InputsSummary``), in summary.json's
+    order: build() parameters, settings, each part's material, S-N curves and mesh, damping, solver and the study
+    script's bytes. A value's source alone changing (the same value given with --set) is no change."""
+    fa, fb = _flat_inputs(a), _flat_inputs(b)
+    names = list(fa) + [n for n in fb if n not in fa]
+    shown = {n: tuple(_shown(f.get(n)) for f in (fa, fb)) for n in names}
+    return [InputChange(n, *shown[n]) for n in names if (fa.get(n) or (None,))[0] != (fb.get(n) or (None,))[0]]
+
+
+def _flat_inputs(inputs) -> dict[str, tuple]:
+    """Dotted name -> (value as JSON text, source or None) of the inputs compared (the joints' entries follow from
+    the settings, the script's location and --set values are not inputs of the numbers)."""
+    d = inputs.to_dict()
+    out = {}
+    for group in ("build_parameters", "settings"):
+        out.update({f"{group}.{n}": (_text(v["value"]), v["source"]) for n, v in (d.get(group) or {}).items()})
+    for link, part in (d.get("parts") or {}).items():
+        for k, v in part.items():
+            if k == "sn_curves":
+                out.update({f"parts.{link}.sn_curves.{r}.{c}": (_text(x), None) for r, curve in v.items()
+                            for c, x in curve.items()})
+            else:
+                out[f"parts.{link}.{k}"] = (_text(v), None)
+    out.update({k: (_text(d.get(k)), None) for k in ("damping", "sparse_solver")})
+    if d.get("script"):
+        out["script.sha256"] = (_text(d["script"]["sha256"]), None)
+    return out
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def _shown(entry) -> str:
+    if entry is None:
+        return "-"
+    value, source = entry
+    return f"{value} ({source})" if source else value
 
 
 def format_comparison(cmp: Comparison) -> str:
@@ -108,7 +167,7 @@ def format_comparison(cmp: Comparison) -> str:
     labels = [d.label + (f" {d.unit}" if d.unit else "") for d in cmp.deltas]
     w = max([22, *map(len, labels)])
     head = f"{'link':<12} {'metric':<{w}} {'baseline':>12} {'candidate':>12} {'change':>9}  "
-    lines = [head, "-" * (len(head) + 10)]
+    lines = [*input_lines(cmp), head, "-" * (len(head) + 10)]
     for d, label in zip(cmp.deltas, labels):
         change = "" if d.change_pct is None else f"{d.change_pct:+8.2f}%"
         flag = "REGRESSED" if d.regressed else ""
@@ -119,3 +178,20 @@ def format_comparison(cmp: Comparison) -> str:
                  f"{'passes' if cmp.candidate_passed else 'FAILS'}; {len(cmp.regressions)} regression(s) beyond "
                  f"{cmp.tolerance_pct:g}%: {'OK' if cmp.ok else 'NOT OK'}")
     return "\n".join(lines)
+
+
+def input_lines(cmp: Comparison, width: int = 48) -> list[str]:
+    """The lines on the inputs that come before the table: those that differ (values cut to ``width`` characters),
+    or that none does, or which folder records none."""
+    if cmp.unrecorded:
+        return [f"inputs: not recorded in {', '.join(map(repr, cmp.unrecorded))} (written before structcheck recorded "
+                f"them); the table cannot say which input moved the numbers", ""]
+    if not cmp.inputs:
+        return ["inputs: the same in both runs", ""]
+
+    def cut(text):
+        return text if len(text) <= width else text[:width - 3] + "..."
+
+    w, bw = max(len(c.name) for c in cmp.inputs), max(len(cut(c.baseline)) for c in cmp.inputs)
+    return [f"inputs that differ ({len(cmp.inputs)}), baseline -> candidate:",
+            *(f"  {c.name:<{w}}  {cut(c.baseline):<{bw}}  -> {cut(c.candidate)}" for c in cmp.inputs), ""]

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..checks.solution import LinkSolution
+from ..fe.linkbasis import LinkBasis
 from ..fe.response import frame_fields
 from .schema import RunSummary
 
@@ -31,7 +32,8 @@ class LinkResult:
     """Everything the results folder says about one link.
 
     Arrays: ``points`` (n_nodes, 3) in the link frame [m]; ``cells`` (n_elem, 10) node indices in VTK
-    quadratic-tetra order (4 for linear tets); ``frame_*`` arrays are over the output frames (n_frames, ...);
+    quadratic-tetra order (4 for linear tets); ``frame_fields`` arrays are over the stored steps (n_steps, ...):
+    the output frames, and in a run's result every link's peak instant beside them (``RunResult.steps``);
     ``envelope`` maps field name -> (n_nodes,) or (n_nodes, 3); ``history`` maps name -> (n_t,) on the fine grid.
     Stress fields on nodes are the maximum over the elements sharing the node of the unaveraged element-node
     values, so the peak of the plotted field is the reported peak; ``envelope["von_mises_averaged"]`` is the
@@ -88,8 +90,9 @@ class LinkResult:
 class RunResult:
     """A study run: time grids, joint histories, link results, verdict and the typed summary (summary.json).
 
-    ``t`` (n_t,) is the fine analysis grid [s]; ``frame_times`` (n_frames,) the output frames (a subset of t);
-    ``T_world_link_frames`` (n_frames, n_links, 4, 4) places each link at the output frames;
+    ``t`` (n_t,) is the fine analysis grid [s]; ``frame_times`` (n_steps,) the stored steps (a subset of t): the
+    output frames and, with ``steps`` (``results.steps.Steps``: which step is what), each link's peak instant and
+    the samples around it; ``T_world_link_frames`` (n_steps, n_links, 4, 4) places each link at the stored steps;
     ``tool_point_deflection`` (n_t, 3) the tool point's deflection in world axes [m] (None without a tool point);
     ``arm_modes`` the assembled arm's lowest modes at the pose where the first is lowest
     (``flex.modes.ArmModeShapes``; None unless the arm model ran); ``arm_frequencies`` its lowest frequencies
@@ -114,6 +117,7 @@ class RunResult:
     arm_modes: Any = None
     arm_frequencies: tuple | None = None
     notes: tuple = ()  # the run's warnings (structcheck.notes.Note): summary.warnings holds their whole text
+    steps: Any = None  # results.steps.Steps; None: every stored step is an output frame
 
 
 def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:
@@ -156,7 +160,7 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     vm_away = float(vm_env[away].max()) if away.any() else float("nan")
     i_peak = resp.i_time_max
     ff = _fields(part, basis, mat, sol.loads.coeff[np.r_[frame_index, i_peak]], sol.modal[np.r_[frame_index, i_peak]])
-    peak_fields = {k: v[-1] for k, v in ff.items()}  # the peak sample, stored beside the frames (not one of them)
+    peak_fields = {k: v[-1] for k, v in ff.items()}  # the peak sample (results.steps stores it as a step)
     ff = {k: v[:-1] for k, v in ff.items()}
     fat = {} if fatigue is None else fatigue_entries(fatigue, duty, part.points)
     envelope = {"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
@@ -199,6 +203,18 @@ def _fields(part, basis, mat, coeff: np.ndarray, modal: np.ndarray) -> dict[str,
     return {"displacement": ff["displacement"], "von_mises": ff["von_mises"],
             "equivalent_strain": ff["von_mises"] / mat.E,
             "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))}
+
+
+def fields_at_samples(sol: LinkSolution, samples: np.ndarray) -> dict[str, np.ndarray]:
+    """The point fields of :func:`_fields` (link axes) of the solution ``sol`` at the analysis samples ``samples``
+    (k,), from its displacement basis alone (the stress basis may be gone: ``LinkSolution.without_stresses``):
+    the displacements u = [U phi] [coeff modal]^T (n_dof, k) [m] and their stresses ``Part.stress_basis(u)``, the
+    same linear map as the stress basis's columns combined (equal to rounding), k columns instead of its k + m."""
+    part, basis = sol.part, sol.basis
+    u = basis.U @ sol.loads.coeff[samples].T + basis.phi @ sol.modal[samples].T
+    n, k = u.shape
+    at = LinkBasis(F=np.zeros((n, 0)), U=u, phi=np.zeros((n, 0)), omega=np.zeros(0), S=part.stress_basis(u))
+    return _fields(part, at, part.material, np.eye(k), np.zeros((k, 0)))
 
 
 def _world(T: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -13,11 +13,14 @@ Layout (``out/``)::
     fatigue.csv                     with fatigue: each link's fatigue-governing stress history (one duty cycle)
     arm_frequencies.csv             with the arm model: its lowest frequencies at each frozen pose of the motion
     report.html                     the review page (structcheck.report), unless report=False
-    robot.vtkhdf                    ParaView file gathering the links, every output frame a time step (VTK 9.7
-                                    reads it; older ParaView: open the vtk/*.vtkhdf files together)
-    vtk/<link>.vtkhdf               a link's time series (ParaView 5.12+): mesh once, then per output frame its
-                                    points placed where the robot is and its point fields (float32)
-    vtk/<link>_peak.vtu             the link at the output frame of its peak von Mises, float64 exact
+    robot.vtkhdf                    ParaView file gathering the links, a time step per output frame and per
+                                    link's peak instant (results.steps), each step's field data output_frame,
+                                    around_peak, peak_<link> (VTK 9.7 reads it; older ParaView: open the
+                                    vtk/*.vtkhdf files together)
+    vtk/<link>.vtkhdf               a link's time series (ParaView 5.12+): mesh once, then per step its points
+                                    placed where the robot is and its point fields (5 significant digits, float64
+                                    exact at the peak instants)
+    vtk/<link>_peak.vtu             the link at the analysis sample of its peak von Mises, float64 exact
     vtk/<link>_envelope.vtu         max over the fine grid (min for the safety factor), in the link frame; its
                                     von_mises_averaged: the envelope of the nodal-averaged von Mises
                                     (.vtu files: VTK XML, zlib-compressed)
@@ -27,8 +30,9 @@ Layout (``out/``)::
     vtk/modes/<link>.vtkhdf         a link's mesh once, point field mode_shape (max-normalized, float64) and
                                     field data frequency_hz per mode
     with vtk_format="pvd" instead of the .vtkhdf kinds (older readers, ~5x larger):
-    robot.pvd                       ParaView collection: every link a part, every output frame a time step
-    vtk/<link>_<frame>.vtu          a link's mesh placed where the robot is, with point fields (float64)
+    robot.pvd                       ParaView collection: every link a part, every stored step a time step
+    vtk/<link>_<step>.vtu           a link's mesh placed where the robot is, with point fields (float64) and the
+                                    step's field data (as robot.vtkhdf's)
     modes.pvd, vtk/modes/<link>_mode<k>.vtu   the arm's modes, a whole mesh per link and mode
     plots/*.png                     joint motion, torques, reactions, stress histories
 """

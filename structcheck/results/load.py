@@ -2,8 +2,9 @@
 
     >>> res = load("results/loading_unloading_6dof")
     >>> res.summary.max_von_mises_pa                 # summary.json (results.schema.RunSummary)
-    >>> res.times                                   # output frame times [s], (n_frames,)
-    >>> robot = res.frame(2.0)                      # pyvista MultiBlock: every link, world placement, nearest frame
+    >>> res.times                                   # stored steps [s]: output frames and the links' peak instants
+    >>> robot = res.frame(2.0)                      # pyvista MultiBlock: every link, world placement, nearest step
+    >>> res.frame(res.summary.links["gripper"].time_of_max_s)  # the robot at the gripper's peak instant
     >>> robot["gripper"].point_data["von_mises"]    # [Pa] at each node
     >>> res.peak("gripper"), res.envelope("gripper")  # pyvista UnstructuredGrids (exact float64 fields)
     >>> res.joints["joint2_tau"], res.links["t"]    # time histories of joints.csv and links.csv
@@ -30,7 +31,8 @@ from .tables import read_csv
 
 @dataclass(frozen=True)
 class Results:
-    """A results folder: ``summary`` (summary.json, a ``results.schema.RunSummary``), ``times`` (n_frames,) [s] of the stored frames,
+    """A results folder: ``summary`` (summary.json, a ``results.schema.RunSummary``), ``times`` (n_steps,) [s] of the
+    stored steps (the output frames and each link's peak instant: :mod:`.steps`),
     ``joints`` and ``links`` the columns of joints.csv and links.csv (name -> (n_samples,) array, SI units as in
     their headers); ``fatigue`` and ``arm_frequencies`` those of fatigue.csv and arm_frequencies.csv (empty when the
     run wrote none: no fatigue, the per-link model)."""
@@ -48,8 +50,9 @@ class Results:
         return list(self.summary.links)
 
     def frame(self, time: float):
-        """The robot at the stored frame nearest ``time`` [s]: a pyvista ``MultiBlock`` keyed by link name (world
-        placement, fields in the module doc); :meth:`frame_time` gives its time."""
+        """The robot at the stored step nearest ``time`` [s] (a link's ``time_of_max_s`` is one): a pyvista
+        ``MultiBlock`` keyed by link name (world placement, fields in the module doc); :meth:`frame_time` gives its
+        time."""
         if len(self.times) == 0:
             raise InputError(f"{self.folder}: no frames were written (a run with --no-vtk); run again without it")
         k = self.frame_index(time)
@@ -68,15 +71,15 @@ class Results:
         return out
 
     def frame_index(self, time: float) -> int:
-        """Index of the stored frame nearest ``time`` [s]."""
+        """Index of the stored step nearest ``time`` [s]."""
         return int(np.argmin(np.abs(self.times - float(time))))
 
     def frame_time(self, time: float) -> float:
-        """The time [s] of the stored frame nearest ``time``."""
+        """The time [s] of the stored step nearest ``time``."""
         return float(self.times[self.frame_index(time)])
 
     def peak(self, link: str):
-        """Link ``link`` at its peak frame (world placement, float64 fields): a pyvista ``UnstructuredGrid``."""
+        """Link ``link`` at its peak sample (world placement, float64 fields): a pyvista ``UnstructuredGrid``."""
         return self._vtu(link, "peak")
 
     def envelope(self, link: str):

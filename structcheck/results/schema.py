@@ -24,83 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-import numpy as np
-
 from ..errors import InputError
+from .entries import NESTING, _Entry, _json, _nested, entry, plain  # noqa: F401 (plain, _json: re-exported)
+from .inputs_schema import ENTRIES as INPUT_ENTRIES
+from .inputs_schema import InputsSummary
 
 SCHEMA_VERSION = 1  # summary.json layout version: raised when a field is renamed, removed or changes meaning
-
-
-def entry(unit: str, doc: str, *, present_with: str | None = None, default: Any = None):
-    """A summary field with its ``unit`` ('' dimensionless, shown as 1; '-' not a quantity) and meaning ``doc``;
-    ``present_with``: the field (itself or another of the entry) whose None says the group of entries it belongs
-    to is absent, and this field left out of summary.json."""
-    return field(default=default, metadata={"unit": unit, "doc": doc, "present_with": present_with})
-
-
-def plain(x):
-    """JSON-safe version of numpy scalars/arrays and tuples (NaN and infinities -> None)."""
-    if isinstance(x, dict):
-        return {k: plain(v) for k, v in x.items()}
-    if isinstance(x, np.ndarray):
-        return [plain(v) for v in x.tolist()]
-    if isinstance(x, (list, tuple)):
-        return [plain(v) for v in x]
-    if isinstance(x, (np.floating, float)):
-        x = float(x)
-        return None if not np.isfinite(x) else x
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.bool_):
-        return bool(x)
-    return x
-
-
-class _Entry:
-    """Shared behaviour of the summary's dataclasses: values made plain on construction (numpy scalars to
-    Python numbers, NaN/inf to None, sequences to tuples), JSON form in field order with ``extra`` appended."""
-
-    def __post_init__(self):
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name == "extra" or dataclasses.is_dataclass(value) or _nested(type(self), f.name):
-                continue
-            value = plain(value)
-            if isinstance(value, list) and f.name not in _LISTS:
-                value = tuple(value)
-            object.__setattr__(self, f.name, value)
-
-    def has(self, name: str) -> bool:
-        """The entry holds field ``name``: always, except a field of a group the entry does not have."""
-        group = self.__dataclass_fields__[name].metadata.get("present_with")
-        return group is None or getattr(self, group) is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: schema fields in order (those of groups the entry does not have left out), then ``extra``."""
-        out = {}
-        for f in dataclasses.fields(self):
-            if f.name == "extra":
-                continue
-            value = getattr(self, f.name)
-            if not self.has(f.name):
-                continue
-            out[f.name] = _json(value)
-        out.update(plain(getattr(self, "extra", {}) or {}))
-        return out
-
-
-def _json(value):
-    if isinstance(value, _Entry):
-        return value.to_dict()
-    if isinstance(value, Mapping):
-        return {k: _json(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [_json(v) for v in value]
-    return plain(value)
-
-
-# fields whose JSON list is a list in Python too (a sequence of names or values of varying length)
-_LISTS = {"failures", "warnings", "arm_modes_hz", "undetermined_components"}
 
 
 @dataclass(frozen=True)
@@ -202,7 +131,7 @@ class AnalysisSummary(_Entry):
 
     t_end_s: float = entry("s", "end of the motion")
     n_time_samples: int = entry("-", "samples of the analysis time grid")
-    n_output_frames: int = entry("-", "time steps written to the VTK files")
+    n_output_frames: int = entry("-", "the study's output frames in the VTK files (they also hold each link's peak)")
     damping_ratio: float = entry("", "modal damping ratio")
     n_modes: int = entry("-", "fixed-interface or clamped modes per link")
     quasi_static: bool = entry("-", "links solved without their elastic inertia")
@@ -282,10 +211,18 @@ class RunSummary(_Entry):
     versions: dict = entry("-", "versions of structcheck, Python, libraries, and the sparse solver", default=None)
     flexibility: str = entry("-", "structural model that ran: 'arm' (one flexible body) or 'link' (each link "
                                   "alone)", default="link")
+    rigid_joints: list | None = entry("-", "joints the structural model held rigid: the arm model those without "
+                                           "arm.joint_stiffness, the per-link model every joint; with any, the "
+                                           "tool-point deflection and deformations are lower bounds and the "
+                                           "frequencies upper bounds (null: written before this field)")
+    rigid_joints_meaning: str | None = entry("-", "what holding them rigid means for this run's numbers, in words "
+                                                  "('' when no joint is rigid)")
     arm_modes_hz: list | None = entry("Hz", "the assembled arm's lowest six frequencies where the first is "
                                             "lowest (arm model; null otherwise)")
     time_of_arm_modes_s: float | None = entry("s", "that pose's time (arm model)")
     max_total_deformation_m: float | None = entry("m", "largest deformation relative to the ground (arm model)")
+    inputs: InputsSummary | None = entry("-", "every input of the run and where it came from (see InputsSummary; "
+                                              "null: written before this field)")
     schema_version: int = entry("-", "summary.json layout version", default=SCHEMA_VERSION)
     extra: dict = field(default_factory=dict)
 
@@ -297,14 +234,9 @@ class RunSummary(_Entry):
 
 
 # nested entries: field name -> (container kind, class); read_summary builds them from JSON
-_NESTING = {
-    RunSummary: {"analysis": (None, AnalysisSummary), "fatigue": (None, FatigueSummary),
-                 "checks": (None, RunChecks), "links": (dict, LinkSummary), "joints": (dict, JointSummary)},
-}
-
-
-def _nested(cls, name: str):
-    return _NESTING.get(cls, {}).get(name)
+NESTING[RunSummary] = {"analysis": (None, AnalysisSummary), "fatigue": (None, FatigueSummary),
+                       "checks": (None, RunChecks), "links": (dict, LinkSummary), "joints": (dict, JointSummary),
+                       "inputs": (None, InputsSummary)}
 
 
 def from_dict(cls, data: Mapping[str, Any]):
@@ -364,10 +296,10 @@ def markdown() -> str:
              + __doc__.split("\n\n")[2].replace("\n", " "), ""]
     for cls, where in ((RunSummary, "top level"), (AnalysisSummary, "analysis"), (FatigueSummary, "fatigue"),
                        (RunChecks, "checks"), (LinkSummary, "links.&lt;link&gt;"),
-                       (JointSummary, "joints.&lt;joint&gt;")):
+                       (JointSummary, "joints.&lt;joint&gt;"), *INPUT_ENTRIES):
         lines += [f"## {where} ({cls.__name__})", "", " ".join(cls.__doc__.split()), "",
                   "| field | type | unit | meaning |", "|---|---|---|---|"]
-        hints = typing.get_type_hints(cls, vars(sys.modules[__name__]))
+        hints = typing.get_type_hints(cls, {**vars(sys.modules[__name__]), **vars(sys.modules[cls.__module__])})
         for f in dataclasses.fields(cls):
             if f.name == "extra":
                 continue

@@ -11,8 +11,8 @@ from .schema import read_summary
 
 def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time: float | None = None,
                      field: str = "von_mises", window_size=(1200, 900)) -> Path:
-    """Render the robot at ``time`` [s] (default: the frame of the overall peak; else the output frame nearest
-    it) coloured by ``field`` [MPa for stresses] off-screen with pyvista, and save it as ``png``. Reads the
+    """Render the robot at the stored step nearest ``time`` [s] (default: the instant of the overall peak, a stored
+    step) coloured by ``field`` [MPa for stresses] off-screen with pyvista, and save it as ``png``. Reads the
     folder's ``robot.vtkhdf`` or, if it has none, its ``robot.pvd``."""
     import pyvista as pv
 
@@ -43,7 +43,7 @@ def write_screenshot(folder: str | os.PathLike, png: str | os.PathLike, *, time:
 
 
 def _frame(folder: Path, time: float):
-    """The output frame nearest ``time`` [s] and the robot at it (pyvista blocks), from ``robot.vtkhdf`` or,
+    """The stored step nearest ``time`` [s] and the robot at it (pyvista blocks), from ``robot.vtkhdf`` or,
     in a folder written with ``vtk_format="pvd"``, ``robot.pvd``."""
     from .load import load
 

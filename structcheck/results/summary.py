@@ -10,7 +10,9 @@ import numpy as np
 
 from ..errors import InputError
 from ..loads import WRENCH_COMPONENTS
+from ..structural import rigid_joints
 from .data import element_geometry
+from .inputs import current_origin, study_inputs
 from .schema import (AnalysisSummary, FatigueSummary, JointSummary, LinkSummary, RunChecks, RunSummary,
                      summary_from_json)
 
@@ -25,13 +27,15 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], structure, failur
     for), the checks the design fails ``failures`` (:func:`structcheck.checks.failures`; none: it passes), the
     run's ``warnings`` (``structcheck.notes.Note`` or str; written whole) and ``timings`` [s]; ``duty`` the study's
     ``fatigue.duty.Duty`` (None: no fatigue; else a ``fatigue`` entry with the duty, method and the shortest life
-    of the robot); ``quick`` a quick look (coarse meshes: :mod:`structcheck.quick`)."""
+    of the robot); ``quick`` a quick look (coarse meshes: :mod:`structcheck.quick`). Its ``inputs`` record the study
+    as it ran, with where each value came from: the command line's :class:`.inputs.Origin` when it made the run."""
     vm = max(links.values(), key=lambda L: L.max_von_mises_pa)
     tool, arm = structure.tool, structure.arm
     tool_norm = np.linalg.norm(tool.deflection, axis=1) if tool is not None else None
     eq_vals = [L.equilibrium_rel_error for L in links.values() if np.isfinite(L.equilibrium_rel_error)]
     lowest = ((arm.modes_hz[0], arm.modes_time_s) if arm is not None else
               (tool.arm_mode_hz, tool.arm_mode_time_s) if tool is not None else (None, None))
+    held = rigid_joints(study)
     return RunSummary(
         study=study.name, description=study.description, parameters=dict(study.parameters), passed=not failures,
         quick=bool(quick), failures=list(failures), required_safety_factor=study.required_safety_factor,
@@ -51,9 +55,11 @@ def run_summary(study, chain, rigid, links: Mapping[str, Any], structure, failur
                          loop_closure_residual=rigid.loop_closure if rigid.cuts else None),
         warnings=[str(w) for w in warnings], timings_s={k: float(v) for k, v in timings.items()},
         versions=versions(), flexibility="arm" if arm is not None else "link",
+        rigid_joints=list(held.names), rigid_joints_meaning=held.meaning,
         arm_modes_hz=None if arm is None else [float(f) for f in arm.modes_hz],
         time_of_arm_modes_s=None if arm is None else arm.modes_time_s,
-        max_total_deformation_m=None if arm is None else max(L.max_deformation_m for L in links.values()))
+        max_total_deformation_m=None if arm is None else max(L.max_deformation_m for L in links.values()),
+        inputs=study_inputs(study, current_origin()))
 
 
 def analysis_summary(study, links: Mapping[str, Any], t: np.ndarray, n_output_frames: int, arm) -> AnalysisSummary:

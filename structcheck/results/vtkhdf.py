@@ -35,8 +35,11 @@ zeroed bytes; the file stays plain float64 / float32 that any VTK reads.
   to this many of float32's 23 mantissa bits. The results keep 16 (relative error <= 2**-17 = 7.6e-6 more,
   five significant digits), about 0.55-0.65 of float32's size after deflate instead of 0.73-0.81.
 
-``None`` for either writes plain float64 points / float32 fields. The exact float64 values of each link's peak
-frame and envelope are in the ``.vtu`` files written beside the series.
+``None`` for either writes plain float64 points / float32 fields. ``exact_steps`` marks steps whose fields are
+kept float64 exact (the results: every link's peak instant, so that the series shows the peak reported): the
+fields are then float64, the other steps' values rounded as above (the zeroed low bytes deflate to almost
+nothing, so the file grows by little more than those steps). The exact float64 values of each link's peak and
+envelope are also in the ``.vtu`` files written beside the series.
 
 ``robot.vtkhdf`` is a ``MultiBlockDataSet`` whose blocks are HDF5 external links to the link files' ``/VTKHDF``
 groups (as VTK's own writer does with ``UseExternalComposite``), so nothing is stored twice. (Earlier
@@ -131,14 +134,15 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
                         cell_type: int, fields: dict[str, np.ndarray], *, point_quantum: float | None = None,
                         field_bits: int | None = None, exact_fields: bool = False,
                         field_data: dict[str, np.ndarray] | None = None, compress: bool = True,
-                        index: int | None = None) -> Path:
+                        index: int | None = None, exact_steps: np.ndarray | None = None) -> Path:
     """Write an unstructured grid with fixed topology whose points and point fields change over time.
 
     ``times`` (n_steps,) [s]; ``points`` (n_steps, n_points, 3) [m], stored float64; ``cells`` (n_cells,
     nodes_per_cell) point indices in VTK node order, all of VTK type ``cell_type``; ``fields`` maps a name to
     (n_steps, n_points) or (n_steps, n_points, n_components), stored float32 (float64 with ``exact_fields``).
     ``point_quantum`` [m] and ``field_bits`` round points and fields before compression (see the module notes;
-    None: no rounding). ``field_data`` maps a name to (n_steps,) values, one per step (VTK's field data of
+    None: no rounding), except at the steps ``exact_steps`` ((n_steps,) bool; any True: fields stored float64, those
+    steps' exact). ``field_data`` maps a name to (n_steps,) values, one per step (VTK's field data of
     that step). ``index`` is the block index when the file is a block of a ``MultiBlockDataSet``
     (see :func:`write_vtkhdf_collection`). Returns the path.
     """
@@ -160,6 +164,8 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
             raise ValueError(f"times.shape = {times.shape}, but field_data[{name!r}].shape = {v.shape}")
     if exact_fields and field_bits is not None:
         raise ValueError("exact_fields keeps float64 fields as they are: give field_bits=None")
+    if exact_steps is not None and np.shape(exact_steps) != (n_steps,):
+        raise ValueError(f"times.shape = {times.shape}, but exact_steps.shape = {np.shape(exact_steps)}")
     n_cells, per_cell = cells.shape
     steps = np.arange(n_steps, dtype=np.int64)
     path = Path(path)
@@ -183,10 +189,7 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
         _dataset(root, "Types", np.full(n_cells, cell_type, dtype=np.uint8), compress)
         pd = root.create_group("PointData", track_order=True)
         for name, v in fields.items():
-            if exact_fields:
-                v = np.asarray(v, dtype=np.float64)
-            else:
-                v = np.asarray(v, dtype=np.float32) if field_bits is None else round_mantissa(v, field_bits)
+            v = _stored(v, exact_fields, field_bits, exact_steps)
             _dataset(pd, name, v.reshape(n_steps * n_points, *v.shape[2:]), compress, n_points * STEPS_PER_CHUNK)
         s = root.create_group("Steps")
         s.attrs["NSteps"] = np.int64(n_steps)
@@ -207,19 +210,44 @@ def write_vtkhdf_series(path: str | os.PathLike, times: np.ndarray, points: np.n
     return path
 
 
-def write_vtkhdf_collection(path: str | os.PathLike, blocks: dict[str, str]) -> Path:
+def _stored(values: np.ndarray, exact_fields: bool, field_bits: int | None,
+            exact_steps: np.ndarray | None) -> np.ndarray:
+    """A field (n_steps, ...) as :func:`write_vtkhdf_series` stores it: float64 as it is (``exact_fields``), else
+    float32 rounded to ``field_bits`` (None: float32), but with any ``exact_steps`` (n_steps,) bool float64 with
+    those steps as they are."""
+    if exact_fields:
+        return np.asarray(values, dtype=np.float64)
+    rounded = np.asarray(values, dtype=np.float32) if field_bits is None else round_mantissa(values, field_bits)
+    if exact_steps is None or not np.any(exact_steps):
+        return rounded
+    exact = np.asarray(exact_steps, dtype=bool)
+    out = rounded.astype(np.float64)
+    out[exact] = np.asarray(values, dtype=np.float64)[exact]
+    return out
+
+
+def write_vtkhdf_collection(path: str | os.PathLike, blocks: dict[str, str], times: np.ndarray | None = None,
+                            field_data: dict[str, np.ndarray] | None = None) -> Path:
     """Write a ``MultiBlockDataSet`` VTKHDF file that gathers existing VTKHDF files (``pyvista.read`` gives a
     ``MultiBlock`` keyed by block name; ParaView and VTK's ``vtkHDFReader`` read its time steps).
 
     ``blocks`` maps a block name to the path of a VTKHDF file, relative to ``path``'s folder; block i must have
     been written with ``index=i`` (the index lives in the linked file). Each block is an HDF5 external link to
-    that file's ``/VTKHDF`` group; the ``Assembly`` names them in order. Returns the path.
+    that file's ``/VTKHDF`` group; the ``Assembly`` names them in order. ``field_data`` maps a name to (n_steps,)
+    values of the whole collection at the blocks' time steps ``times`` (n_steps,) [s] (VTK 9.7's reader gives the
+    multiblock these, and no block's own field data). Returns the path.
     """
     import h5py
 
-    bad = [n for n in blocks if "/" in n or n in ("", ".", "Assembly")]
+    reserved = ("", ".", "Assembly", *(("FieldData", "Steps") if field_data else ()))
+    bad = [n for n in blocks if "/" in n or n in reserved]
     if bad:
-        raise ValueError(f"block names {bad} cannot name HDF5 groups beside 'Assembly'; use names without '/'")
+        raise ValueError(f"block names {bad} cannot name HDF5 groups beside {reserved[2:]}; use other names "
+                         f"without '/'")
+    field_data = {name: np.asarray(v) for name, v in (field_data or {}).items()}
+    if field_data and any(np.shape(v) != np.shape(times) for v in field_data.values()):
+        raise ValueError(f"times.shape = {np.shape(times)}, but the field data's shapes are "
+                         f"{ {n: v.shape for n, v in field_data.items()} }")
     path = Path(path)
     with h5py.File(path, "w") as f:
         root = f.create_group("VTKHDF", track_order=True)
@@ -229,6 +257,13 @@ def write_vtkhdf_collection(path: str | os.PathLike, blocks: dict[str, str]) -> 
         for name, target in blocks.items():
             root[name] = h5py.ExternalLink(Path(target).as_posix(), "/VTKHDF")
             assembly[name] = h5py.SoftLink(f"/VTKHDF/{name}")
+        if field_data:
+            fd, steps = root.create_group("FieldData", track_order=True), root.create_group("Steps")
+            steps.attrs["NSteps"] = np.int64(len(times))
+            steps["Values"] = np.asarray(times, dtype=np.float64)
+            offsets = steps.create_group("FieldDataOffsets")
+            for name, v in field_data.items():
+                fd[name], offsets[name] = v, np.arange(len(times), dtype=np.int64)
     return path
 
 

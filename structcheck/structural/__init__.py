@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from ..errors import InputError
 from .arm import ArmModel
+from .joints import RigidJoints
 from .link import LinkModel
 from .result import LinkModelPeaks, LinkReductions, StructuralModel, StructuralResult
 
 MODELS: dict[str, StructuralModel] = {m.name: m for m in (LinkModel(), ArmModel())}
 FLEXIBILITIES = tuple(MODELS)
 
-__all__ = ["FLEXIBILITIES", "MODELS", "LinkModelPeaks", "LinkReductions", "StructuralModel", "StructuralResult",
-           "structural_model"]
+__all__ = ["FLEXIBILITIES", "MODELS", "LinkModelPeaks", "LinkReductions", "RigidJoints", "StructuralModel",
+           "StructuralResult", "rigid_joints", "structural_model"]
 
 
 def structural_model(study) -> StructuralModel:
@@ -32,3 +33,9 @@ def structural_model(study) -> StructuralModel:
     if study.flexibility not in MODELS:
         raise InputError(f"flexibility must be one of {FLEXIBILITIES}, got {study.flexibility!r}")
     return MODELS[study.flexibility if study.parts else "link"]
+
+
+def rigid_joints(study) -> RigidJoints:
+    """The joints the study's structural model holds rigid, with what that means for its deflections and
+    frequencies (none without parts: no structural model runs)."""
+    return structural_model(study).rigid_joints(study) if study.parts else RigidJoints((), "")

@@ -9,6 +9,7 @@ import numpy as np
 from ..checks import ToolPointChecks, arm_basis_warnings
 from ..flex.stage import ArmOptions, arm_stage, check_arm_inputs, link_reducers, payload_masses
 from ..progress import progress_bar
+from .joints import RigidJoints, arm_rigid_joints
 from .link import equilibrium_error, link_basis, link_model_peaks, links_in_threads
 from .result import LinkReductions, StructuralResult
 
@@ -64,6 +65,9 @@ class ArmModel:
                   "the per-link model's peaks beside it on request: arm=ArmSettings(compare_link_model=True) or --link-model")
         return (f"arm (flexibility='arm': links as superelements assembled along the chain, {how}; links without a "
                 f"Part rigid; {beside})")
+
+    def rigid_joints(self, study) -> RigidJoints:
+        return arm_rigid_joints(study)
 
     def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress, finish=None) -> StructuralResult:
         t, body = rigid.t, rigid.body

@@ -14,6 +14,7 @@ from ..checks import LinkSolution, tool_point_checks
 from ..fe import response as fe
 from ..pool import map_in_threads
 from ..progress import progress_bar
+from .joints import RigidJoints, link_rigid_joints
 from .result import LinkModelPeaks, LinkReductions, StructuralResult
 
 
@@ -124,6 +125,9 @@ class LinkModel:
 
     def note(self, study) -> str:
         return "per-link (flexibility='link': each link alone, supported at its proximal joint)"
+
+    def rigid_joints(self, study) -> RigidJoints:
+        return link_rigid_joints(study)
 
     def solve(self, study, prep, rigid, loads, reduced, frames, clock, progress, finish=None) -> StructuralResult:
         t, body = rigid.t, rigid.body

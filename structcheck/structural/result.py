@@ -9,6 +9,7 @@ import numpy as np
 
 from ..checks import LinkSolution, ToolPointChecks
 from ..notes import Note
+from .joints import RigidJoints
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,9 @@ class StructuralModel(Protocol):
 
     def note(self, study) -> str:
         """One line for the run header: the model and what it does."""
+
+    def rigid_joints(self, study) -> RigidJoints:
+        """The joints the model holds rigid and what that means (:mod:`structcheck.structural.joints`)."""
 
     def solve(self, study, prep, rigid, loads: dict, reduced: LinkReductions, frames: np.ndarray, clock,
               progress: bool, finish=None) -> StructuralResult:

@@ -84,7 +84,7 @@ def case_interface_wrench(quick: bool = False) -> list[dict]:
     properties)."""
     c = "interface_wrench"
     L, b, h = 0.3, 0.04, 0.03
-    part = beam_part(L, b, h, *((12, 2) if quick else (24, 4)), get_material("6061"))
+    part = beam_part(L, b, h, *((12, 2) if quick else (24, 4)), get_material("6061-O"))
     part = part.with_surfaces({**{n: part.surface_facets(n) for n in part.surfaces},
                                "side": part.select_facets(lambda x: np.isclose(x[1], b / 2))})
     F, M, p = np.array([30.0, -50.0, 120.0]), np.array([4.0, -7.0, 2.0]), np.array([L + 0.05, 0.01, -0.02])

@@ -237,7 +237,7 @@ def test_a_refinement_ball_of_the_sizing_meshes_the_imported_part_finer_there(tm
     sizing = MeshSizing(0.01, refine={"upper": ((centre, 0.002, 0.006),)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # no neighbours: both joints by the nearest-face rule
-        part = read_assembly(step, _arm(), {"upper": "upper_tube"}, materials="6061", mesh_size=sizing,
+        part = read_assembly(step, _arm(), {"upper": "upper_tube"}, materials="6061-O", mesh_size=sizing,
                              order=1, out=tmp_path / "out").parts["upper"]
     x = part.mesh.p.T[part.mesh.t[:4].T]  # (m, 4, 3) vertices
     h = np.linalg.norm(x[:, [0, 0, 0, 1, 1, 2]] - x[:, [1, 2, 3, 2, 3, 3]], axis=2).mean(axis=1)

@@ -2,6 +2,8 @@
 input exits 2 with one line and writes nothing."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from structcheck.cli import main
@@ -50,13 +52,26 @@ def test_import_cad_writes_meshes_and_a_starter_study_that_runs(inputs, capsys):
     assert set(blocks.keys()) == {"ground", "upper", "fore", "ground/shoulder", "ground/ground", "upper/shoulder",
                                   "upper/elbow", "fore/elbow"}
     assert blocks["fore/elbow"].area == pytest.approx(0.04 * 0.03, rel=1e-9)
-    code = main(["run", str(out / "study.py"), "--out", str(folder / "results"), "--quiet", "--no-vtk"])
+    # no absolute path in the starter: it names the URDF and the STEP file relative to its own folder, so the
+    # inputs and the imported folder move together (here: renamed) and it still runs
+    text = (out / "study.py").read_text()
+    assert str(folder) not in text and str(folder.parent) not in text
+    assert "HERE / '../arm.urdf'" in text and "HERE / '../arm.step'" in text
+    moved = folder.parent / (folder.name + "_moved")
+    folder.rename(moved)
+    code = main(["run", str(moved / "imported" / "study.py"), "--out", str(moved / "results"), "--quiet", "--no-vtk"])
     assert code in (0, 1)  # ran to a verdict
-    assert (folder / "results" / "summary.json").is_file()
+    assert (moved / "results" / "summary.json").is_file()
+    # its mesh_part re-imports the assembly at a size factor: --quick (2x coarser) runs on it, and converge would
+    code = main(["run", str(moved / "imported" / "study.py"), "--out", str(moved / "quick"), "--quiet", "--no-vtk",
+                 "--quick", "--no-report"])
+    assert code in (0, 1)
+    full, quick = (json.loads((moved / f / "summary.json").read_text()) for f in ("results", "quick"))
+    assert quick["quick"] and quick["analysis"]["total_nodes"] < full["analysis"]["total_nodes"]
 
 
 @pytest.mark.parametrize("change, message", [
-    (("links", '[links]\nupper = "upper_tube"\nfore = "upper_tube"\n[materials]\ndefault = "6061"\n'),
+    (("links", '[links]\nupper = "upper_tube"\nfore = "upper_tube"\n[materials]\ndefault = "6061-O"\n'),
      "solid 'upper_tube' is claimed by links 'upper' and 'fore'"),
     (("links", '[links]\nupper = "upper_tube"\n'), "[materials] gives no material for links ['upper']"),
     (("robot", "arm.step"), "give a URDF file (.urdf) or a study script (.py)"),

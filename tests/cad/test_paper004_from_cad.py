@@ -32,7 +32,7 @@ def _imported(tmp_path, links, given=()):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a link left out of the file: its neighbours' joints by the nearest rule
         result = read_assembly(cad.step, robot, {n: n for n in links}, q=cad.q, surfaces=surfaces,
-                               materials={n: mod.MATERIAL.get(n, "6061") for n in links},
+                               materials={n: mod.MATERIAL[n] for n in links},
                                mesh_size=p4.generator_sizing(cad), out=tmp_path / "imported")
     return cad, result, mod
 
@@ -44,7 +44,7 @@ def test_the_wrist_imported_is_meshed_as_the_generator_meshes_it(tmp_path):
     # the generator's mesh of the wrist as shipped (tests/study/test_cli_paper004_inputs.py holds the shipped meshes
     # to the generator's rules)
     ours, theirs = result.parts["wrist"], sc.Part.from_mesh(p4.ROOT / "meshes" / "paper004" / "wrist.msh",
-                                                            material="6061")
+                                                            material="6061-O")
     assert len(result.fillets["wrist"]) == 3  # the hub-to-spigot fillet: three B-spline faces of radius 5 mm
     assert {round(r, 6) for _, r, _ in result.fillets["wrist"]} == {0.005}
     assert ours.mass_properties().mass == pytest.approx(theirs.mass_properties().mass, rel=1e-5)

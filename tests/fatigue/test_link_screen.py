@@ -67,12 +67,12 @@ def _same(a, b):
 
 
 CASES = [  # material, method, mean stress, design life, basis level
-    ("6061", "critical_plane", None, 1e7, 2.5 * MPa),
-    ("6061", "critical_plane", "gerber", 1e7, 1.8 * MPa),
+    ("6061-O", "critical_plane", None, 1e7, 2.5 * MPa),
+    ("6061-O", "critical_plane", "gerber", 1e7, 1.8 * MPa),
     ("304", "critical_plane", "swt", 1e6, 6 * MPa),
     ("EC3-71", "critical_plane", None, 2e6, 0.6 * MPa),
     ("304", "critical_plane", "none", None, 11 * MPa),
-    ("6061", "signed_von_mises", None, 1e7, 1.5 * MPa),
+    ("6061-O", "signed_von_mises", None, 1e7, 1.5 * MPa),
 ]
 
 
@@ -102,7 +102,7 @@ def test_screen_leaves_the_blocks_that_lower_the_safety_factor(monkeypatch):
     (and their factor is the reference's)."""
     part, basis, coeff, modal = random_link(2, n_e=60, level=2 * MPa)
     settings = FatigueSettings(design_life_cycles=1e7, plane_step_deg=15.0)
-    curve = get_sn_curve("6061")
+    curve = get_sn_curve("6061-O")
     monkeypatch.setattr(links, "_HISTORY_BYTES", len(coeff) * 6 * 8 * 2 * 6)
     caps = []
     counted = links.fatigue_life
@@ -191,7 +191,7 @@ def test_screened_regions_equal_counting_every_block(monkeypatch):
     weld = np.arange(0, len(part.points), 3)
     part.named_nodes = lambda name: weld
     settings = FatigueSettings(design_life_cycles=1e7, plane_step_deg=15.0)
-    curves = {"": get_sn_curve("6061"), "weld": get_sn_curve("EC3-80")}
+    curves = {"": get_sn_curve("6061-O"), "weld": get_sn_curve("EC3-80")}
     monkeypatch.setattr(links, "_HISTORY_BYTES", len(coeff) * 6 * 8 * 2 * 6)
     new = link_fatigue(part, basis, coeff, modal, settings, curves)
     monkeypatch.setattr(links, "_count_group", _reference_count_group)

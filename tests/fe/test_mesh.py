@@ -36,7 +36,7 @@ def block_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def block(block_file):
-    return Part.from_mesh(block_file, material="6061")
+    return Part.from_mesh(block_file, material="6061-O")
 
 
 def test_gmsh_physical_surfaces_map_to_facets_with_the_right_areas(block_file, block):
@@ -63,7 +63,7 @@ def test_gmsh_physical_surfaces_map_to_facets_with_the_right_areas(block_file, b
 
 
 def test_geometric_selectors_reproduce_the_physical_groups(block_file, block):
-    part = Part.from_mesh(block_file, "6061", surfaces={
+    part = Part.from_mesh(block_file, "6061-O", surfaces={
         "bore_sel": cylinder_selector((0.05, 0.03, 0.0), (0, 0, 1), R * 1.0001, axial_range=(-1e-9, H + 1e-9)),
         "end_sel": plane_selector((0, 0, 0), (1, 0, 0)),
         "corner": box_selector((-1, -1, -1), (0.02, 0.02, 1))})
@@ -77,7 +77,7 @@ def test_geometric_selectors_reproduce_the_physical_groups(block_file, block):
     assert 0 < len(half) < len(block.surface_facets("bore")) and np.all(zmid <= H / 2)
     # an empty selection is an error naming the surface
     with pytest.raises(InputError, match="surface 'nothing' is empty"):
-        Part.from_mesh(block_file, "6061", surfaces={"nothing": box_selector((5, 5, 5), (6, 6, 6))})
+        Part.from_mesh(block_file, "6061-O", surfaces={"nothing": box_selector((5, 5, 5), (6, 6, 6))})
     with pytest.raises(InputError, match="non-zero direction"):
         cylinder_selector((0, 0, 0), (0, 0, 0), 1.0)
 
@@ -91,10 +91,10 @@ def test_unknown_surface_names_list_the_available_ones(block):
 
 def test_millimetres_are_converted_and_wrong_units_are_named(tmp_path, block_file):
     mm = build_block(tmp_path / "block_mm.msh", scale=1000.0)
-    part = Part.from_mesh(mm, "6061", units="mm")
+    part = Part.from_mesh(mm, "6061-O", units="mm")
     assert np.ptp(part.points, axis=0) == pytest.approx([A, B, H], rel=1e-12)
     assert part.surface_geometry("end")[0] == pytest.approx(B * H, rel=1e-12)
-    assert part.mass_properties().volume == pytest.approx(Part.from_mesh(block_file, "6061").mass_properties().volume,
+    assert part.mass_properties().volume == pytest.approx(Part.from_mesh(block_file, "6061-O").mass_properties().volume,
                                                           rel=2e-4)  # two meshes of the same solid
     with pytest.raises(MeshError, match="100 m across, too large.*looks like millimetres: pass units='mm'"):
         read_mesh(mm, units="m")
@@ -121,7 +121,7 @@ def test_step_import_through_gmsh(tmp_path):
         gmsh.clear()
     out = import_step(step, "cad_block", {"end": on_plane(0, 0.0)}, mesh_size=0.01, out=tmp_path / "cad.msh",
                       scale=1e-3)
-    part = Part.from_mesh(out, "6061")
+    part = Part.from_mesh(out, "6061-O")
     # the polygonal bore of a 16-facet curvature mesh adds at most 3 % of the bore volume to the solid
     exact = A * B * H - np.pi * R * R * H
     assert part.mass_properties().volume == pytest.approx(exact, rel=0.03 * np.pi * R * R * H / exact)

@@ -22,7 +22,7 @@ def box_part(size, origin, n=(3, 2, 2)):
     """A box [origin, origin + size] of linear tets (skfem's tensor mesh) with its six faces named."""
     lo, hi = np.asarray(origin, float), np.asarray(origin, float) + np.asarray(size, float)
     mesh = MeshTet.init_tensor(*(np.linspace(lo[k], hi[k], n[k] + 1) for k in range(3)))
-    part = Part.from_skfem(mesh, "6061", name="box")
+    part = Part.from_skfem(mesh, "6061-O", name="box")
     tol = 1e-9 * max(size)
     return part.with_surfaces({f"{'xyz'[k]}{e}": part.select_facets(lambda x, k=k, v=(lo, hi)[e][k]:
                                                                   np.abs(x[k] - v) < tol)
@@ -41,7 +41,7 @@ def cylinder(tmp_path_factory):
         b.name_faces("side", lambda c, bb: bb[5] - bb[2] > 0.1)
         b.build(None)
         b.write(path)
-    return Part.from_mesh(path, "6061")
+    return Part.from_mesh(path, "6061-O")
 
 
 def _resultant_about(part, f, point):

@@ -21,7 +21,7 @@ L = 0.3
 def link():
     """A distorted P2 beam (432 elements), its 9 unit loads (gravity, tip wrench) and 4 modes clamped at the
     root."""
-    part = beam(L, 0.04, 0.03, 8, "6061", distort=0.2, seed=1)
+    part = beam(L, 0.04, 0.03, 8, "6061-O", distort=0.2, seed=1)
     F = np.hstack([part.body_load_basis()[:, [0, 2, 5]], part.wrench_basis("tip", [L, 0, 0])])
     return part, build_basis(part, F, ["root"], n_modes=4)
 

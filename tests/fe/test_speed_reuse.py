@@ -13,7 +13,7 @@ L = 0.3
 def beam_basis():
     from structcheck.fe.response import build_basis
 
-    part = beam(L, 0.04, 0.03, 8, "6061", distort=0.2, seed=0)
+    part = beam(L, 0.04, 0.03, 8, "6061-O", distort=0.2, seed=0)
     F = np.hstack([part.body_load_basis()[:, [0, 2, 5]], part.wrench_basis("tip", [L, 0, 0])])  # 9 unit loads
     return part, build_basis(part, F, ["root"], n_modes=3)
 

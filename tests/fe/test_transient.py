@@ -13,9 +13,9 @@ L, B, H = 0.3, 0.04, 0.03  # beam along x [m]
 
 
 def _beam(n_len=8, distort=0.0, seed=0):
-    """A 6061 P2 tet beam with end faces 'root' (x = 0) and 'tip' (x = L), interior vertices moved randomly by up
+    """A 6061-O P2 tet beam with end faces 'root' (x = 0) and 'tip' (x = L), interior vertices moved randomly by up
     to ``distort`` times the spacing so that no element is axis-aligned."""
-    return beam_along_x(L, B, H, n_len, "6061", distort=distort, seed=seed)
+    return beam_along_x(L, B, H, n_len, "6061-O", distort=distort, seed=seed)
 
 
 @pytest.fixture(scope="module")

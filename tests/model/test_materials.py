@@ -1,5 +1,5 @@
 """Materials: the shipped values against their documented sources, safety factors under both failure criteria,
-and the error for an unknown name."""
+and the errors for an unknown name, an alloy without its temper and a Part without a material."""
 import numpy as np
 import pytest
 
@@ -9,8 +9,7 @@ from structcheck.model import MATERIALS, Material, get_material
 
 @pytest.mark.parametrize("name, density, E, nu, strength", [
     ("304", 7930.0, 193e9, 0.29, 205e6),     # paper 004, Table 2: 304 stainless steel
-    ("6061", 2750.0, 69e9, 0.33, 55.2e6),    # paper 004, Table 2: 6061 aluminium (55.2 MPa: annealed 6061-O)
-    ("6061-O", 2750.0, 69e9, 0.33, 55.2e6),  # the same temper under its own name
+    ("6061-O", 2750.0, 69e9, 0.33, 55.2e6),  # paper 004, Table 2: 6061 aluminium (55.2 MPa: annealed 6061-O)
     ("6061-T6", 2700.0, 68.9e9, 0.33, 276e6),  # ASM Handbook / MatWeb: 6061-T6 yield 276 MPa
     ("HT200", 7200.0, 120e9, 0.27, 200e6),   # GB/T 9439 grey cast iron HT200: tensile strength 200 MPa
     ("structural_steel", 7850.0, 200e9, 0.3, 250e6),  # ANSYS Engineering Data 'Structural Steel'
@@ -23,7 +22,7 @@ def test_shipped_values_match_their_sources(name, density, E, nu, strength):
 
 
 def test_every_shipped_material_is_listed_and_only_grey_iron_is_brittle():
-    assert sorted(MATERIALS) == ["304", "6061", "6061-O", "6061-T6", "HT200", "steel_7801", "structural_steel"]
+    assert sorted(MATERIALS) == ["304", "6061-O", "6061-T6", "HT200", "steel_7801", "structural_steel"]
     assert {n for n, m in MATERIALS.items() if m.criterion == "max_principal"} == {"HT200"}
 
 
@@ -69,3 +68,30 @@ def test_invalid_material_is_rejected(kwargs, needle):
     args = dict(name="bad", density=1000.0, E=1e9, nu=0.3, strength=1e6) | kwargs
     with pytest.raises(InputError, match=needle):
         Material(**args)
+
+
+def test_an_alloy_without_its_temper_is_refused_naming_both_tempers_and_their_yields():
+    with pytest.raises(InputError) as err:
+        get_material("6061")
+    msg = str(err.value)
+    assert msg == ("material '6061' names no temper: give '6061-O' (yield 55.2 MPa) or '6061-T6' (yield 276 MPa)")
+    assert "\n" not in msg
+
+
+def test_a_part_needs_a_material_and_the_error_lists_the_library(tmp_path):
+    from structcheck.fe.part import Part, deferred_mesh_reading
+    from structcheck.geometry import PartBuilder
+
+    with PartBuilder("block", mesh_size=0.02) as b:
+        b.build(b.box((0, 0, 0), (0.04, 0.04, 0.04)))
+        path = b.write(tmp_path / "block.msh")
+    for call in (lambda: Part.from_mesh(path), lambda: Part.from_mesh(path, None)):
+        with pytest.raises(InputError) as err:
+            call()
+        msg = str(err.value)
+        assert msg.startswith("part 'block': give a material") and all(repr(n) in msg for n in MATERIALS), msg
+    with deferred_mesh_reading(), pytest.raises(InputError, match="part 'never': give a material"):
+        Part.from_mesh(tmp_path / "never.msh")  # said at once, before the deferred read
+    with pytest.raises(InputError, match="part 'block': material '6061' names no temper"):
+        Part.from_mesh(path, "6061")
+    assert Part.from_mesh(path, "6061-O").material is MATERIALS["6061-O"]

@@ -50,11 +50,13 @@ def open_page(browser, path: Path, width: int = 1300) -> Opened:
     return opened
 
 
-def shown_numbers(page) -> list[tuple[list, float | None, float, str]]:
-    """Every number tagged on the page: (summary.json key path, its value there, the shown scale, the text)."""
+def shown_numbers(page) -> list[tuple[list, float | None, float, str, float]]:
+    """Every number tagged on the page: (summary.json key path, its value there, the shown scale, the text, the
+    magnitude below which it shows as 0: rounding noise)."""
     cells = page.eval_on_selector_all(
-        ".num[data-key]", "els => els.map(e => [e.dataset.key, e.dataset.value, e.dataset.scale, e.textContent])")
-    return [(json.loads(k), None if v == "null" else float(v), float(s), t) for k, v, s, t in cells]
+        ".num[data-key]", "els => els.map(e => [e.dataset.key, e.dataset.value, e.dataset.scale, e.textContent, "
+                          "e.dataset.zeroBelow || '0'])")
+    return [(json.loads(k), None if v == "null" else float(v), float(s), t, float(z)) for k, v, s, t, z in cells]
 
 
 def at(summary, key):

@@ -23,13 +23,16 @@ MAX_HEADLINE_BYTES = 15e6  # the issue's limit for the paper-004 page
 
 def check_numbers(page, summary) -> set:
     """Every tagged number is summary.json's value at its key (exactly: repr in the page) and its text that value
-    in the shown unit, rounded (at least 3 significant digits). Returns the keys seen."""
+    in the shown unit, rounded (at least 3 significant digits), or 0 where it is below its column's noise floor.
+    Returns the keys seen."""
     rows = shown_numbers(page)
-    for key, value, scale, text in rows:
+    for key, value, scale, text, zero_below in rows:
         expected = at(summary, key)
         assert value == expected, key
         if value is None:
             assert text in ("-", "inf"), (key, text)
+        elif text == "0" and value != 0:
+            assert abs(value) < zero_below, (key, value, zero_below)
         else:
             assert float(text) == pytest.approx(value * scale, rel=5e-3), (key, text)
     return {tuple(k) for k, *_ in rows}
@@ -152,6 +155,36 @@ study = dataclasses.replace(build(), description={HOSTILE!r}, parameters={{"note
     assert page.evaluate("() => window.__pwned") is None
     assert page.locator("#description").inner_text() == HOSTILE
     assert HOSTILE in page.locator("#inputs").inner_text()
+
+
+def test_inputs_section_shows_the_study_as_it_ran(tmp_path, browser):
+    """The Inputs of a run with --set values: every number is summary.json's (tagged, as in every table), joint1's
+    spring is the value given on the command line and says so, the steel's constants are the library's (ANSYS
+    'Structural Steel': E 200 GPa, nu 0.3, 7850 kg/m^3, yield 250 MPa), the mesh's longest edge the diagonal of its
+    10 x 12.5 x 12.5 mm boxes, and the command that reruns the folder is there."""
+    out = tmp_path / "out"
+    assert main(["run", str(write_small_study(tmp_path)), "--out", str(out), "--quiet", "--no-vtk", "--set",
+                 "side_mm=25", "--set", 'arm.joint_stiffness={"joint1": 20000}']) == 0
+    s = json.loads((out / "summary.json").read_text())
+    opened = open_page(browser, out / "report.html")
+    expect_clean(opened)
+    page = opened.page
+    keys = check_numbers(page, s)
+    part = ("inputs", "parts", "beam")
+    assert {("inputs", "joints", "joint1", "torsional_stiffness_nm_per_rad"), (*part, "youngs_modulus_pa"),
+            (*part, "tensile_strength_pa"), (*part, "max_edge_m"), (*part, "worst_shape_quality"),
+            (*part, "sn_curves", "material", "endurance_limit_pa")} <= keys
+    joint = page.locator('#input-joints tr[data-joint="joint1"] td').all_inner_texts()
+    assert joint[0] == "spring" and float(joint[1]) == 20000 and joint[-1] == "--set"
+    row = page.locator('#input-settings tr[data-setting="arm.joint_stiffness"] td').all_inner_texts()
+    assert json.loads(row[0]) == {"joint1": 20000} and row[1] == "--set"
+    assert page.locator('#input-settings tr[data-setting="damping_ratio"] td').all_inner_texts() == ["0.02", "default"]
+    assert page.locator('#input-build tr[data-source="--set"] th').all_inner_texts() == ["side_mm"]
+    steel = page.locator('#input-materials tr[data-link="beam"] td').all_inner_texts()
+    assert steel[:7] == ["structural_steel", "von_mises", "7850", "200", "0.3", "250", "460"]
+    mesh = page.locator('#input-meshes tr[data-link="beam"] td').all_inner_texts()
+    assert mesh[1] == "960" and float(mesh[3]) == pytest.approx(float(np.hypot(10, np.hypot(12.5, 12.5))), rel=1e-3)
+    assert "structcheck rerun RESULTS" in page.locator("#input-script").inner_text()
 
 
 def test_the_browser_check_catches_a_request_and_an_error(tmp_path, browser):

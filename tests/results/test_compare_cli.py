@@ -8,7 +8,7 @@ from structcheck.results.compare import compare
 
 
 def summary(vm=10e6, sf=5.0, defl=2e-5, passed=True, mass=3.0):
-    link = {"material": "6061", "mass_kg": mass, "yield_strength_pa": 55.2e6, "max_von_mises_pa": vm,
+    link = {"material": "6061-O", "mass_kg": mass, "yield_strength_pa": 55.2e6, "max_von_mises_pa": vm,
             "time_of_max_s": 2.0, "location_of_max_m": [0, 0, 0], "max_equivalent_strain": vm / 69e9,
             "max_deformation_m": 1e-5, "min_safety_factor": sf, "passed": passed}
     return {"links": {"upper_arm": link}, "passed": passed, "tool_point_deflection_m": defl,

@@ -24,7 +24,7 @@ def tiny_run(n_t=5):
     T = np.tile(np.eye(4), (nf, 2, 1, 1))
     T[:, 1, :3, 3] = [[0, 0, k] for k in range(nf)]  # the link rises 1 m per frame
     link = LinkResult(
-        name="arm", material="6061", mass_kg=1.0, yield_strength_pa=55.2e6, criterion="von_mises",
+        name="arm", material="6061-O", mass_kg=1.0, yield_strength_pa=55.2e6, criterion="von_mises",
         n_nodes=10, n_elements=1, max_von_mises_pa=float(vm.max()), time_of_max_s=1.0,
         location_of_max_m=(0, 0, 2.05), location_of_max_link_m=tuple(POINTS[9]), max_equivalent_strain=vm.max() / 69e9,
         max_deformation_m=1e-5, time_of_max_deformation_s=1.0, min_safety_factor=55.2e6 / vm.max(), passed=True,

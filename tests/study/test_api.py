@@ -31,7 +31,7 @@ def test_motion_and_robot_interface(tmp_path):
 def test_part_interface():
     # paper 004's wrist roll meshed coarse, with linear tets (make_paper004_meshes.wrist_roll through
     # write_part_meshes(size_factor=2.5, order=1)): the shipped curved mesh takes a minute for these five solves
-    part = structcheck.Part.from_mesh(ROOT / "tests" / "data" / "wrist_roll_coarse.msh", material="6061", units="m")
+    part = structcheck.Part.from_mesh(ROOT / "tests" / "data" / "wrist_roll_coarse.msh", material="6061-O", units="m")
     assert set(part.surfaces) == {"joint5", "joint6"}
     sol = part.solve_static(fixed=["joint5"], wrenches={"joint6": ((0, 100.0, 0), (0, 0, 0), (0, 0, 0.188))},
                             gravity=(0, 0, -9.81))
@@ -68,8 +68,13 @@ def test_info_command(tmp_path, capsys):
     from structcheck.model.materials import get_material
 
     assert main(["info", str(write_small_study(tmp_path))]) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
     assert out.startswith("study tiny_cantilever: 1 degrees of freedom ['joint1']")
+    # the model the study runs (the arm model), not the per-link model of info's helper run at home
+    assert out.splitlines()[1].startswith("structural model: arm (flexibility='arm'")
+    assert out.splitlines()[2].startswith("joints held rigid: joint1: no arm.joint_stiffness given")
+    assert "per-link (flexibility='link'" not in captured.out + captured.err
     header = next(line for line in out.splitlines() if line.startswith("link "))
     assert header.split() == ["link", "material", "mass", "kg", "nodes", "elements", "f1", "Hz"]
     name, material, mass, nodes, elements, f1 = next(ln for ln in out.splitlines() if ln.startswith("beam ")).split()

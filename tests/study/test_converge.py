@@ -217,7 +217,8 @@ def test_split_part_keeps_volume_and_surfaces():
     (["--levels", "2"], "levels must be a whole number of at least 3"),
     (["--factors", "1", "0.5", "0.6"], "size factors must start at 1 and decrease"),
     (["--link", "nope"], "links ['nope'] have no part"),
-    (["--factors", "1", "0.8", "0.667"], "the size factors must be 1, 0.5, 0.25"),  # no hook: splitting
+    (["--factors", "1", "0.8", "0.667"], "add to the study script `def mesh_part(link, size_factor, study=None)`"),
+    (["--factors", "1", "0.8", "0.667"], "the size factors [1.0, 0.8, 0.667] are not 1, 0.5, 0.25"),  # no hook
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, words):
     script = tmp_path / "tiny.py"

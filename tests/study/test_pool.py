@@ -215,7 +215,7 @@ def test_stress_histories_in_threads_are_those_of_one_thread(monkeypatch, rng):
     from structcheck.fe.response import respond
     from structcheck.pool import map_in_threads
 
-    part = beam(0.3, 0.04, 0.03, 8, "6061", distort=0.2, seed=0)
+    part = beam(0.3, 0.04, 0.03, 8, "6061-O", distort=0.2, seed=0)
     n, ne, nb, n_t = part.n_dofs, part.cells.shape[0], 7, 400
     basis = LinkBasis(F=np.zeros((n, 0)), U=np.zeros((n, 0)), phi=rng.standard_normal((n, nb)),
                       omega=np.ones(nb), S=rng.standard_normal((nb, 6, 4, ne)))

@@ -224,3 +224,42 @@ def test_study_end_to_end_shortened(tmp_path):
         assert p[label]["table3"]["rotor_inertia_at_joint_kg_m2"] == pytest.approx(J * ratio ** 2, rel=1e-15)
     rows = np.loadtxt(tmp_path / "out" / "paper000_torques.csv", delimiter=",", skiprows=1)
     assert rows.shape[1] == 5 and np.abs(rows[:, 3]).max() == pytest.approx(s["joints"]["J2"]["max_torque_nm"])
+
+
+# docs/paper000.md's and docs/papers.md's peaks (regression guards: the study's own output, from
+# `python studies/pr1300_palletizer.py --out results/pr1300_palletizer`, commit 1d7a7f4's tables): big arm 3851 N m
+# at 0.110 s, forearm 977 N m at 0.351 s; Table 2 read literally in mm 1570 / 429 N m.
+GOLDEN_PEAKS_NM = {"J2": 3851.0, "J2p": 977.0}
+GOLDEN_LITERAL_MM_NM = {"J2": 1570.0, "J2p": 429.0}
+
+
+def _peaks(chain, rigid):
+    """(peak |torque| [N m], its time [s]) of J2 and J2p for ``chain`` (the study's mechanism, or the same with other
+    inertials) along the fixture's motion."""
+    tau = np.abs(cc.closed_chain_dynamics(chain, rigid["motion"], pr.GRAVITY).tau)
+    return {j: (tau[:, pr.DRIVEN.index(j)].max(), rigid["t"][np.argmax(tau[:, pr.DRIVEN.index(j)])])
+            for j in ("J2", "J2p")}
+
+
+def test_regression_guard_and_paper000_peak_torques(rigid):
+    """REGRESSION GUARD: the docs' peak torques (GOLDEN_PEAKS_NM) to 0.1% (their four printed digits; this grid of
+    401 samples plus the profile's breakpoints holds the peaks' times, which are breakpoints). BESIDE IT, paper
+    000's own Fig. 5 peaks (about 2900 N m at 0.12 s, about 700 N m at 0.36 s; pr.PAPER_PEAKS):
+    - the times within 0.015 s: the paper exports its joint data every 0.01 s (sect. 4.2) and rounds its reading to
+      0.01 s, so its peak times are uncertain by one step plus half a step; the peak times follow from the motion
+      (the modified trapezoid's constant acceleration, Ta/4 to 3Ta/4), which the paper gives in full, not from the
+      unpublished masses;
+    - the magnitudes between our two readings of Table 2 (docs/paper000.md): every term of the inverse dynamics is
+      linear in the inertial parameters, which the paper does not publish; Table 2 read literally in mm (solid
+      25 mm and 18 mm bars) is the lightest reading, our hollow cast-iron boxes the heaviest, and the paper's
+      SolidWorks parts must lie between them (a number outside would mean our mechanism, not our masses, differs);
+      the paper's "about" is a reading of its figure, which the bracket, 2x wide, does not depend on."""
+    ours = _peaks(rigid["chain"], rigid)
+    start = pr.wrist_ik(pr.P1)[0]
+    literal = _peaks(pr.literal_table2_chain(start), rigid)
+    for j in ("J2", "J2p"):
+        assert ours[j][0] == pytest.approx(GOLDEN_PEAKS_NM[j], rel=1e-3), (j, ours[j])
+        assert literal[j][0] == pytest.approx(GOLDEN_LITERAL_MM_NM[j], rel=1e-3), (j, literal[j])
+        paper_torque, paper_time = pr.PAPER_PEAKS[j]
+        assert abs(ours[j][1] - paper_time) <= 0.015, (j, ours[j][1], paper_time)
+        assert literal[j][0] < paper_torque < ours[j][0], (j, literal[j][0], paper_torque, ours[j][0])

@@ -25,3 +25,39 @@ def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(templ
     tau = np.cos(np.radians(15.0)) * (9.81 * (m * L / 2 + 5.0 * L) + 50.0 * L)
     assert res.joints["time_s"][-1] == 2.0
     assert abs(res.joints["tau_elbow"][-1]) == pytest.approx(tau, rel=1e-9)
+
+
+def test_converge_runs_on_the_template(template_run, capsys):
+    """`structcheck converge` on the copied template (one link, the three default levels: about 15 s): its
+    mesh_part re-meshes the tube finer at each level (more nodes each time) and the table is printed."""
+    import os
+
+    from structcheck.cli import main
+
+    cwd = os.getcwd()
+    os.chdir(template_run)
+    try:
+        code = main(["converge", "my_arm.py", "--link", "fore", "--quiet", "--json", "converge.json"])
+    finally:
+        os.chdir(cwd)
+    out = capsys.readouterr().out
+    assert code in (0, 1), out  # a verdict on the mesh, not bad input
+    assert "meshes: the study's mesh_part(link, size_factor)" in out
+    import json
+
+    levels = json.loads((template_run / "converge.json").read_text())["links"]["fore"]["levels"]
+    nodes = [lv["n_nodes"] for lv in levels]
+    assert nodes[0] < nodes[1] < nodes[2], nodes
+
+
+def test_converge_on_a_study_without_mesh_part_names_what_to_add_in_one_line(template_run, tmp_path, capsys):
+    from structcheck.cli import main
+
+    text = (template_run / "my_arm.py").read_text()
+    start, end = text.index("def mesh_part("), text.index("__getattr__ = lazy_study")
+    (tmp_path / "no_hook.py").write_text(text[:start] + text[end:])
+    assert main(["converge", str(tmp_path / "no_hook.py"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "add to the study script `def mesh_part(link, size_factor, study=None)`" in err
+    assert "the size factors [1.0, 0.8, 0.6667] are not 1, 0.5, 0.25" in err  # its tubes are straight-sided
