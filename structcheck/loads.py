@@ -50,7 +50,10 @@ class LinkLoads:
 
     ``F`` (n_dof, k); ``coeff`` (n_t, k); ``columns`` (k,) say what each column is; ``support`` the surface
     names clamped; ``proximal_wrench`` (n_t, 6) the wrench the parent (or, for the base, the ground) must exert
-    on the link at the link-frame origin in link axes.
+    on the link at the link-frame origin in link axes. ``rest`` (k,): the coefficients of the loads before the
+    first sample, the robot standing still in its first pose (gravity, forces and payloads as at the first
+    sample, no motion), under which the link starts in static equilibrium; None: the motion is already under way
+    at the first sample (:class:`structcheck.settings.InitialState`).
     """
 
     F: np.ndarray
@@ -58,6 +61,7 @@ class LinkLoads:
     columns: tuple[LoadColumn, ...]
     support: tuple[str, ...]
     proximal_wrench: np.ndarray
+    rest: np.ndarray | None = None
 
     def index(self, source: str, component: str, kinds=("interface", "point", "mass")) -> int | None:
         """Index of the first column of ``source``'s ``component`` among ``kinds``, or None."""

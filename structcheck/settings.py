@@ -42,6 +42,20 @@ class FatigueMethod(str, Enum):
         return self.value
 
 
+class InitialState(str, Enum):
+    """The state before the first sample. ``REST``: the robot stands still in its t = 0 pose, in static
+    equilibrium under gravity and the loads present then; a jump at t = 0 of joint acceleration, force or payload
+    excites the structure as the same jump later does (a study delayed in time gives the same numbers). ``MOVING``:
+    the motion is already under way at t = 0 (a segment cut from a longer cycle): the structure starts in the
+    quasi-static state of the loads at t = 0, moving with their initial rate, with no free vibration."""
+
+    REST = "rest"
+    MOVING = "moving"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 MeanStressName = Literal["goodman", "gerber", "swt", "none"]
 
 

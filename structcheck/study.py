@@ -25,7 +25,7 @@ import numpy as np
 
 from . import loads as linkloads
 from .checks import LinkSolution, failures, run_warnings
-from .errors import InputError, is_number, named_input, require_array, require_number
+from .errors import InputError, named_input, require_array, require_number
 from .notes import Note
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
 from .fatigue.links import LinkFatigue, check_settings, link_fatigue
@@ -36,42 +36,10 @@ from .results.steps import with_peak_steps
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
 from .progress import RUN_HEADER, Clock, progress_bar
-from .rigid.stage import RigidBody, as_chain, rigid_body
-from .settings import ArmSettings, Fatigue, Flexibility, choice
+from .rigid.stage import RigidBody, as_chain, rest_body, rigid_body, starts_still
+from .settings import ArmSettings, Fatigue, Flexibility, InitialState, choice
 from .structural import rigid_joints, structural_model
-
-
-@dataclass(frozen=True)
-class PointForce:
-    """An external force at a named robot point: ``magnitude(t)`` [N] (a motion-law string or law object)
-    along ``direction`` (3,) in world axes (normalized). Paper 004's claw load: direction (0, 0, -1)."""
-
-    point: str
-    magnitude: Any
-    direction: tuple[float, float, float] = (0.0, 0.0, -1.0)
-
-    def __post_init__(self):
-        check_law(f"point force at {self.point!r}: magnitude", self.magnitude, "N")
-        if not np.any(require_array(f"point force at {self.point!r}: direction", self.direction, (3,))):
-            raise InputError(f"point force at {self.point!r}: direction = {self.direction!r} is zero; give the "
-                             f"force's direction in world axes, e.g. (0, 0, -1)")
-
-
-@dataclass(frozen=True)
-class Payload:
-    """A rigid payload held at a named robot point: ``mass`` [kg] with its centre of mass at the point and
-    ``inertia`` (3, 3) about it in the point's link axes [kg m^2] (None: a point mass). Its weight and inertia
-    (force m (g - a_P), moment -(I alpha + omega x I omega)) load the link on the surface named after the point.
-    """
-
-    point: str
-    mass: float
-    inertia: Any = None
-
-    def __post_init__(self):
-        require_number(f"payload at {self.point!r}: mass", self.mass, "kg", above=0)
-        if self.inertia is not None:
-            require_array(f"payload at {self.point!r}: inertia", self.inertia, (3, 3), "kg m^2")
+from .user_loads import Payload, PointForce, check_law  # noqa: F401 (structcheck.study.PointForce, Payload)
 
 
 @dataclass(frozen=True)
@@ -111,6 +79,12 @@ class Study:
     own frame, supported at its proximal joint: :mod:`structcheck.structural.link`). In the arm model ``payloads``
     are attached masses (their elastic inertia swings on the chain); a payload given as a point force has no mass
     there (``payload_mass_kg`` serves the per-link model's estimate only).
+
+    ``initial_state`` (a :class:`~structcheck.settings.InitialState` or its name): ``"rest"`` (default) the robot
+    stands still in its t = 0 pose before the motion, in static equilibrium under gravity and the loads present
+    then, so that a jump at t = 0 (a STEP law starts with an acceleration) rings as it would later; ``"moving"``
+    the motion is already under way at t = 0 (a segment cut from a longer one): the structure starts in the
+    quasi-static state of the loads at t = 0, moving with them.
     """
 
     name: str
@@ -142,6 +116,7 @@ class Study:
     flexibility: Flexibility = Flexibility.ARM
     arm: ArmSettings = ArmSettings()
     fatigue: Fatigue | None = None
+    initial_state: InitialState = InitialState.REST
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -150,7 +125,8 @@ class Study:
             value = getattr(self, name)
             if value is not None or name not in _OPTIONAL:
                 require_number(name, value, unit, **bounds)
-        object.__setattr__(self, "flexibility", choice(Flexibility, "flexibility", self.flexibility))
+        for name, kind in (("flexibility", Flexibility), ("initial_state", InitialState)):
+            object.__setattr__(self, name, choice(kind, name, getattr(self, name)))
         for name, part in (("arm", ArmSettings), ("fatigue", Fatigue)):
             value = getattr(self, name)
             if not (isinstance(value, part) or (name == "fatigue" and value is None)):
@@ -177,15 +153,6 @@ _NUMBERS = {"t_end": ("s", dict(above=0)), "n_frames": ("", dict(whole=True, at_
             "min_ramp_samples": ("", dict(whole=True, at_least=1)), "max_step_s": ("s", dict(above=0)),
             "peak_window_s": ("s", dict(at_least=0))}
 _OPTIONAL = ("deflection_limit_m", "max_step_s")
-
-
-def check_law(name: str, law, unit: str):
-    """``law`` (a motion-law string, number or law object: :func:`structcheck.motion.as_law`) as a Law, or
-    InputError naming ``name``: a number that is not finite, an expression that does not parse."""
-    if is_number(law):
-        require_number(name, law, unit)
-    with named_input(name):
-        return as_law(law)
 
 
 def lazy_study(build: Callable[[], Study]) -> Callable[[str], Study]:
@@ -228,11 +195,13 @@ class Prepared:
 @dataclass(frozen=True)
 class RigidStage:
     """The rigid-body stage on the samples ``t`` (n_t,) [s]: the point forces applied (point name -> (n_t, 3)
-    world [N]) and the ``body`` (``RigidBody``: motion, torques, joint wrenches, checks)."""
+    world [N]) and the ``body`` (``RigidBody``: motion, torques, joint wrenches, checks); ``rest`` the same of the
+    robot standing still in its first pose before t[0] (one sample), None for a motion already under way."""
 
     t: np.ndarray
     point_forces: dict
     body: RigidBody
+    rest: RigidStage | None = None
 
 
 def prepare(study: Study) -> Prepared:
@@ -308,17 +277,29 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     q = home + q
     point_forces = linkloads.point_force_histories(study.point_forces, prep.force_laws, t)
     body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
-    return RigidStage(t=t, point_forces=point_forces, body=body)
+    rest = None
+    if study.initial_state is InitialState.REST:
+        starts_still(driven, qd[0], qd)
+        forces0 = {p: f[0] for p, f in point_forces.items()}
+        rest = RigidStage(t[:1], forces0, rest_body(prep.chain, t[0], q[0], study.gravity, forces0, prep.payloads))
+    return RigidStage(t=t, point_forces=point_forces, body=body, rest=rest)
 
 
 def link_loads(study: Study, prep: Prepared, rigid: RigidStage,
                previous: dict | None = None) -> dict[str, linkloads.LinkLoads]:
-    """Every FE link's unit loads and coefficient histories on the rigid stage's samples. The unit loads do not
-    depend on time: those of ``previous`` (the loads of the same study on other samples) are reused."""
+    """Every FE link's unit loads and coefficient histories on the rigid stage's samples, with their coefficients
+    at rest before t[0] (``LinkLoads.rest``) when the stage has a rest state. The unit loads do not depend on time:
+    those of ``previous`` (the loads of the same study on other samples) are reused."""
     previous = previous or {}
-    return {n: linkloads.link_loads(prep.chain, rigid.body.dynamics, n, study.parts[n], study.gravity,
-                                    rigid.point_forces, prep.payloads,
-                                    unit_loads=previous[n].F if n in previous else None) for n in prep.fe_links}
+
+    def loads(n, stage, F):
+        return linkloads.link_loads(prep.chain, stage.body.dynamics, n, study.parts[n], study.gravity,
+                                    stage.point_forces, prep.payloads, unit_loads=F)
+
+    out = {n: loads(n, rigid, previous[n].F if n in previous else None) for n in prep.fe_links}
+    if rigid.rest is None:
+        return out
+    return {n: replace(ld, rest=loads(n, rigid.rest, ld.F).coeff[0]) for n, ld in out.items()}
 
 
 def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
@@ -328,7 +309,8 @@ def refine(study: Study, prep: Prepared, bases: dict, rigid: RigidStage,
     if study.quasi_static or not study.ringing_samples:
         return rigid, loads, []
     extra = np.unique(np.concatenate([
-        fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio) for n in prep.fe_links]))
+        fe.ringing_samples(bases[n], rigid.t, loads[n].coeff, study.damping_ratio, rest=loads[n].rest)
+        for n in prep.fe_links]))
     notes = []
     if len(extra) > MAX_RINGING_SAMPLES:  # e.g. undamped stiff links ringing all along a long motion
         notes.append(Note(f"the links' ringing after fast load changes wants {len(extra)} more samples; "

@@ -119,29 +119,32 @@ class _Clock:
 
 
 def modal_coefficients(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_ratio: float,
-                       from_equilibrium: bool = False) -> np.ndarray:
+                       from_equilibrium: bool = False, rest=None) -> np.ndarray:
     """Mode-acceleration corrections (n_t, m): u(t) = U @ coeff[t] + phi @ result[t].
 
-    By default the link starts at rest and undeformed, so loads present at t[0] (gravity) act as a suddenly
-    applied step. ``from_equilibrium`` starts it instead in its quasi-static state, deflected by the loads at
-    t[0] and moving with their initial rate (eta = q / w^2, eta' = q' / w^2): a link at rest under gravity
-    before the motion starts."""
-    q, eta, _ = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium)
+    By default the link starts undeformed and still, so loads present at t[0] (gravity) act as a suddenly applied
+    step. ``rest`` (k,): the load coefficients that held before t[0], the link at rest in static equilibrium under
+    them (a robot standing still in its t[0] pose): a jump from them to coeff[0] (a motion starting with an
+    acceleration) makes the link ring exactly as the same jump later does. ``from_equilibrium`` starts it instead
+    in its quasi-static state, deflected by the loads at t[0] and moving with their initial rate (eta = q / w^2,
+    eta' = q' / w^2): a motion already under way (:func:`.transient.modal_states_of_loads`)."""
+    q, eta, _ = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium, rest)
     return eta - q / basis.omega ** 2
 
 
-def _modal_states(basis: LinkBasis, t, coeff, damping_ratio, from_equilibrium):
+def _modal_states(basis: LinkBasis, t, coeff, damping_ratio, from_equilibrium, rest=None):
     """Modal loads q, coordinates eta and rates eta' (each (n_t, m)) of the basis's load history:
     :func:`.transient.modal_states`."""
     if basis.phi.shape[1] == 0:
         z = np.zeros((len(t), 0))
         return z, z, z
+    rest_q = None if rest is None else np.asarray(rest, float) @ basis.modal_loads.T
     return modal_states_of_loads(t, np.asarray(coeff, float) @ basis.modal_loads.T, basis.omega, damping_ratio,
-                                 from_equilibrium)
+                                 from_equilibrium, rest_q)
 
 
 def ringing_samples(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_ratio: float,
-                    from_equilibrium: bool = True, tol: float = 1e-3) -> np.ndarray:
+                    from_equilibrium: bool = True, tol: float = 1e-3, rest=None) -> np.ndarray:
     """Sample times [s] to add to ``t`` so that maxima read at the samples follow the link's elastic ringing.
 
     The mode-acceleration response between two samples is exact, but maxima are read at the samples. After a
@@ -149,13 +152,14 @@ def ringing_samples(basis: LinkBasis, t: np.ndarray, coeff: np.ndarray, damping_
     measured in the energy norm relative to the link's largest quasi-static response (w_k sqrt(d^2 + (d'/w_k)^2)
     / max_t sqrt(c^T U^T F c), with d = eta - q/w^2 the mode's dynamic part, d' its rate). Sampling it n times per
     period reads its peak low by at most a_k (1 - cos(pi / n)) ~ a_k pi^2 / (2 n^2): n is chosen to keep that
-    below ``tol`` (and n >= 4), for as long as a_k exp(-zeta w_k s) stays above ``tol``. Returns the new
-    samples (sorted, excluding those already in t)."""
+    below ``tol`` (and n >= 4), for as long as a_k exp(-zeta w_k s) stays above ``tol``. The initial state as
+    :func:`modal_coefficients` (``rest``, ``from_equilibrium``). Returns the new samples (sorted, excluding those
+    already in t)."""
     n_t = len(t)
     if basis.phi.shape[1] == 0 or n_t < 2:
         return np.zeros(0)
     w = basis.omega
-    q, eta, etad = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium)
+    q, eta, etad = _modal_states(basis, t, coeff, damping_ratio, from_equilibrium, rest)
     dt = np.diff(t)
     slope = np.diff(q, axis=0) / dt[:, None]  # q' on each step
     d = eta[:-1] - q[:-1] / w ** 2

@@ -249,24 +249,36 @@ class ModeAccelerationResult:
     modal_coeff: np.ndarray
 
 
-def modal_states(t, coeff, F, modes_: Modes, zeta, from_equilibrium: bool = False):
+def modal_states(t, coeff, F, modes_: Modes, zeta, from_equilibrium: bool = False, rest=None):
     """Modal loads q, coordinates eta and rates eta' (each (n_t, m)) of loads F (n, k) with time coefficients
     ``coeff`` (n_t, k) at times t (n_t,) [s], exact for loads linear between the samples; ``zeta`` (m,) or a
-    scalar damping ratio. From rest, or with ``from_equilibrium`` from the quasi-static state of the loads at t[0]
-    moving with their initial rate (eta = q / w^2, eta' = q' / w^2)."""
+    scalar damping ratio. The initial state is one of (:func:`modal_states_of_loads`): undeformed and still (the
+    default: loads present at t[0] act as a step), at rest in static equilibrium under the load coefficients
+    ``rest`` (k,) that hold before t[0], or with ``from_equilibrium`` the quasi-static state of the loads at t[0]
+    moving with their initial rate."""
     m = modes_.phi.shape[1]
     if m == 0:
         z = np.zeros((len(t), 0))
         return z, z, z
-    return modal_states_of_loads(t, coeff @ (modes_.phi.T @ F).T, modes_.omega, zeta, from_equilibrium)
+    modal = (modes_.phi.T @ F).T
+    return modal_states_of_loads(t, coeff @ modal, modes_.omega, zeta, from_equilibrium,
+                                 None if rest is None else np.asarray(rest, float) @ modal)
 
 
-def modal_states_of_loads(t, q, omega, zeta, from_equilibrium: bool = False):
-    """:func:`modal_states` from the modal loads q (n_t, m) themselves: returns q, eta, eta' (each (n_t, m))."""
+def modal_states_of_loads(t, q, omega, zeta, from_equilibrium: bool = False, rest=None):
+    """:func:`modal_states` from the modal loads q (n_t, m) themselves: returns q, eta, eta' (each (n_t, m)).
+
+    The state at t[0]: with ``rest`` (m,), the modal loads that held before t[0], the structure at rest in
+    static equilibrium under them (eta = rest / w^2, eta' = 0; a jump of the loads from ``rest`` to q[0] at t[0]
+    is a step that makes it ring, as the same jump later would); with ``from_equilibrium``, the quasi-static state
+    of the loads at t[0] moving with their initial rate (eta = q / w^2, eta' = q' / w^2: a motion already under way,
+    no free vibration); else undeformed and still (eta = eta' = 0)."""
     t = np.asarray(t, float)
     w2 = np.asarray(omega, float) ** 2
     eta0 = etad0 = None
-    if from_equilibrium:
+    if rest is not None:
+        eta0, etad0 = np.asarray(rest, float) / w2, np.zeros_like(w2)
+    elif from_equilibrium:
         eta0 = q[0] / w2
         etad0 = (q[1] - q[0]) / (t[1] - t[0]) / w2 if len(t) > 1 else np.zeros_like(eta0)
     eta, etad = modal_response(t, q, omega, zeta, eta0, etad0)

@@ -25,7 +25,7 @@ from .assembly import AttachedMass, link_interfaces
 from .modes import ArmModeShapes, arm_mode_shapes
 from .recovery import point_displacement
 from .superelement import Superelement
-from .transient import ArmTransient, arm_static, arm_transient, external_loads, segment_middle
+from .transient import ArmTransient, arm_static, arm_transient, external_loads, external_rest, segment_middle
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,17 @@ def rigid_link_loads(tree, dynamics, gravity, point_forces, elastic) -> dict:
             if n not in elastic and n != tree.base}
 
 
+def rest_loads(tree, loads: dict, rest, gravity, elastic) -> dict | None:
+    """The arm model's loads at rest before the motion, link -> coefficients (k,) of :func:`arm_transient`'s
+    ``loads`` columns: the elastic links' from ``LinkLoads.rest``, the rigid links' free-body wrenches from
+    ``rest`` (the rigid-body stage standing still, one sample); None without a rest state."""
+    elastic_rest = external_rest(loads)
+    if rest is None or elastic_rest is None:
+        return None
+    rigid = rigid_link_loads(tree, rest.body.dynamics, gravity, rest.point_forces, elastic)
+    return {**elastic_rest, **{n: coeff[0] for n, (_, coeff) in rigid.items()}}
+
+
 def _progress(bar, n_steps: int):
     """(step(*_), on_segment(n_segments)) advancing ``bar`` (None: both do nothing): ``n_steps`` counted steps, and
     the segments added to its total on the first segment's report."""
@@ -154,7 +165,7 @@ def _progress(bar, n_steps: int):
 
 def arm_stage(chain, parts: dict, body, loads: dict, equilibrium_errors: dict, t: np.ndarray, options: ArmOptions,
               point_forces: dict | None = None, bar=None, superelements: dict | None = None,
-              finish=None) -> ArmStage:
+              finish=None, rest=None) -> ArmStage:
     """Run the arm model on the analysis samples ``t`` (n_t,) (transient, or quasi-static with
     ``options.quasi_static``: :func:`~structcheck.flex.transient.arm_static`): ``chain`` the robot's ClosedChain
     (an open robot has no cuts), ``parts`` link -> Part of the elastic links, ``body`` the rigid-body stage
@@ -164,18 +175,21 @@ def arm_stage(chain, parts: dict, body, loads: dict, equilibrium_errors: dict, t
     superelements, the frozen segments and the links' stress histories; ``superelements`` link -> Superelement
     already reduced (:func:`reduce_study_links`, or one link at a time with the same inputs) instead of reducing
     them here; ``finish(solution) -> solution`` applied to each link's solution in the thread that recovered it
-    (the caller forms its results there: the solutions' stress bases need not all be held at once)."""
+    (the caller forms its results there: the solutions' stress bases need not all be held at once); ``rest`` the
+    rigid-body stage of the robot standing still before t[0] (its ``body`` and ``point_forces``, one sample; the
+    ``loads`` then carry their ``rest`` coefficients): the arm starts at rest in static equilibrium under them;
+    None: the motion is already under way at t[0]."""
     # Every dense product of the arm stage is thin (n_dof x n_red, n_red ~ 30) or small (the assembled arm): on
     # them OpenBLAS's threads only wait on each other, several times slower than one thread on busy cores (a link's
     # stress basis: 0.2-0.5 s against 0.17 s on a 50k-dof link). PARDISO (MKL) keeps its threads, and the stress
     # histories run in threads of their own (fe.response).
     with single_thread_blas():
         return _arm_stage(chain, {n: parts[n] for n in loads}, body, loads, equilibrium_errors, t, options,
-                          point_forces, bar, superelements, finish or (lambda sol: sol))
+                          point_forces, bar, superelements, finish or (lambda sol: sol), rest)
 
 
 def _arm_stage(chain, parts, body, loads, equilibrium_errors, t, options: ArmOptions, point_forces,
-               bar, ses, finish) -> ArmStage:
+               bar, ses, finish, rest=None) -> ArmStage:
     tree = chain.tree
     attached = payload_masses(tree, options.payloads, parts)
     clock = time.perf_counter()
@@ -191,7 +205,8 @@ def _arm_stage(chain, parts, body, loads, equilibrium_errors, t, options: ArmOpt
     if options.quasi_static:  # K(q) x = f(t): the same loads, no elastic inertia
         tr = arm_static(chain, ses, t, body.q, ext, **kw)
     else:
-        tr = arm_transient(chain, ses, t, body.q, ext, damping=options.damping_ratio, **kw)
+        tr = arm_transient(chain, ses, t, body.q, ext, damping=options.damping_ratio,
+                           rest=rest_loads(tree, loads, rest, options.gravity, parts), **kw)
     timings["arm_transient"] = time.perf_counter() - clock - sum(timings.values())
     # the links' stress histories as many at a time as there are cores (each on its share of them: the same results)
     solutions = dict(zip(ses, map_in_threads(

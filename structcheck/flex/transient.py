@@ -23,7 +23,9 @@ Damping: modal, on the modes of the ASSEMBLED system (all of them: the reduced s
 mode (a number, or a function of omega [rad/s] such as Rayleigh's (a / omega + b omega) / 2). Each segment's modal
 equations are integrated exactly for loads linear between the samples with the step maps and prefix scan of
 :func:`structcheck.fe.transient.modal_response`; the first segment starts from the static equilibrium of the first
-sample (moving with the loads' initial rate), as the per-link model does.
+sample's loads: at rest under the loads that held before the motion (``rest``: a jump at t[0] rings as the same
+jump later does), or, for a motion already under way, moving with the loads' initial rate, as the per-link model
+does (:func:`structcheck.fe.transient.modal_states_of_loads`).
 """
 from __future__ import annotations
 
@@ -112,7 +114,7 @@ def reduced_loads(superelements: dict, loads: dict) -> dict:
 
 def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, joint_stiffness: dict | None = None,
                   attached=(), max_joint_change: float = 0.05, n_frequencies: int = 6,
-                  rigid_inertials=None, on_segment=None) -> ArmTransient:
+                  rigid_inertials=None, on_segment=None, rest: dict | None = None) -> ArmTransient:
     """Elastic response of the assembled arm along the motion (module doc).
 
     ``robot`` a Robot or a ClosedChain; ``t`` (n_t,) [s] increasing; ``q`` (n_t, n_coords) the tree's joint
@@ -120,11 +122,14 @@ def arm_transient(robot, superelements: dict, t, q, loads: dict, damping=0.02, j
     joint wrenches; a rigid link's F is (6, k), see :func:`reduced_loads`); ``damping`` modal ratio of the
     assembled modes, a number or a function of omega (m,) [rad/s]; ``joint_stiffness``, ``attached``,
     ``rigid_inertials`` as for :func:`~structcheck.flex.assembly.assemble_arm`; ``max_joint_change`` [rad or m]
-    the frozen-pose criterion; ``on_segment(n_segments)`` is called as each frozen segment is done (progress)."""
+    the frozen-pose criterion; ``on_segment(n_segments)`` is called as each frozen segment is done (progress).
+    ``rest`` link -> (k,) the coefficients of each link's loads before t[0] (every link of ``loads``): the arm
+    starts at rest in static equilibrium under them; None: the motion is already under way at t[0] (the
+    quasi-static state of the loads at t[0], moving with their initial rate)."""
     assemble = partial(assemble_arm, robot, superelements, joint_stiffness=joint_stiffness, attached=attached,
                        rigid_inertials=rigid_inertials)
     return _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies, False,
-                         on_segment)
+                         on_segment, rest)
 
 
 def arm_static(robot, superelements: dict, t, q, loads: dict, joint_stiffness: dict | None = None, attached=(),
@@ -142,7 +147,7 @@ def arm_static(robot, superelements: dict, t, q, loads: dict, joint_stiffness: d
 
 
 def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_change, n_frequencies,
-                  static, on_segment=None) -> ArmTransient:
+                  static, on_segment=None, rest=None) -> ArmTransient:
     """The segment loop of :func:`arm_transient` and :func:`arm_static`; ``assemble(q)`` the ArmModel at q."""
     t = np.asarray(t, float)
     q = np.atleast_2d(np.asarray(q, float))
@@ -152,7 +157,11 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
     for name, (_, c) in red.items():
         if len(c) != len(t):
             raise InputError(f"link {name!r}: len(t) = {len(t)}, but its load coefficients have {len(c)} samples")
-    starts = frozen_segments(q, max_joint_change)
+    if rest is not None:
+        if set(rest) != set(red):
+            raise InputError(f"rest loads are given for links {sorted(rest)}, the loads for {sorted(red)}")
+        rest = {n: (P, np.reshape(np.asarray(rest[n], float), (1, -1))) for n, (P, _) in red.items()}
+    starts = off_jumps(frozen_segments(q, max_joint_change), t)
     mids = [segment_middle(t, a, b) for a, b in zip(starts[:-1], starts[1:])]
     z = {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
     z_static = z if static else {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
@@ -160,8 +169,8 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
     with single_thread_blas():  # small dense matrices: BLAS threads only wait on each other (100x slower loaded)
         models = frozen_models(assemble, q[mids])
         for k, (a, b) in enumerate(zip(starts[:-1], starts[1:])):
-            x, state, q_mid, omega = _run_segment(next(models), t, q[mids[k]], red, a, b, damping, state, z,
-                                                  z_static, n_frequencies if static else None)
+            x, state, q_mid, omega = _run_segment(next(models), t, q[mids[k]], red, a, b, damping,
+                                                  state if k else rest, z, z_static, n_frequencies if static else None)
             if x_all is None:
                 x_all = np.empty((len(t), x.shape[1]))
             x_all[a:b + 1] = x
@@ -171,6 +180,20 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
                 on_segment(len(starts) - 1)
     return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs),
                         z_static=z_static)
+
+
+def off_jumps(starts: np.ndarray, t: np.ndarray, shortest: float = 1e-6) -> np.ndarray:
+    """Segment starts (n_seg + 1,) moved one sample earlier where the step before them is shorter than
+    ``shortest`` [s]: the grid's sample just before a breakpoint (:data:`structcheck.motion.grid.JUMP_S`), across
+    which the loads jump. The state carried over a boundary subtracts the old pose's quasi-static rate K^-1 f' and
+    adds the new pose's, f' the load rate over the step before it: over a jump that rate is the jump / 1e-7 s, and
+    the two poses' difference times it would start the new segment with a spurious velocity. One sample earlier
+    the jump falls inside a segment, where the modal integration takes it exactly."""
+    starts = np.array(starts)
+    inner = np.arange(1, len(starts) - 1)
+    move = inner[(t[starts[inner]] - t[starts[inner] - 1] < shortest) & (starts[inner] - 1 > starts[inner - 1])]
+    starts[move] -= 1
+    return starts
 
 
 def frozen_models(assemble, q: np.ndarray, chunk: int = 8):
@@ -191,7 +214,8 @@ def segment_middle(t: np.ndarray, a: int, b: int) -> int:
 
 def _run_segment(model, t, q_mid, red, a, b, damping, state, z, z_static, static_frequencies=None):
     """Samples a..b (inclusive) on ``model``, the arm assembled at the segment's middle sample (joint values
-    ``q_mid``): fills z[link][a:b + 1] and its quasi-static part z_static[link][a:b + 1];
+    ``q_mid``), from ``state`` (see :func:`_segment`): fills z[link][a:b + 1] and its quasi-static part
+    z_static[link][a:b + 1];
     returns x (n_seg, n), the end state (dynamic parts, see :func:`_segment`), the reference q and the assembled
     omega (n,) [rad/s]. ``static_frequencies`` (a count): quasi-static, with that many lowest omega. The first
     segment's model is checked for mechanisms (:func:`~structcheck.flex.mechanism.check_held`), every segment's for
@@ -216,7 +240,8 @@ def _run_segment(model, t, q_mid, red, a, b, damping, state, z, z_static, static
 
 
 def _segment_loads(model, red: dict, lo: int, b: int) -> np.ndarray:
-    """Global loads f (b + 1 - lo, n) on the samples lo..b: sum over links of L^T Psi^T F c(t)."""
+    """Global loads f (b + 1 - lo, n) on the samples lo..b of ``red`` (link -> (Psi^T F, coeff)): sum over links of
+    L^T Psi^T F c(t)."""
     f = np.zeros((b + 1 - lo, len(model.K)))
     for name, (P, coeff) in red.items():
         L = model.maps[name] if name in model.maps else model.rigid_maps.get(name)
@@ -246,10 +271,12 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state, wh
     The state carried between segments is the dynamic part (x - K^-1 f, x' - K^-1 f'), f' the load rate over the
     step before the boundary: the new segment starts at its own static solution plus that dynamic part, so a
     change of pose moves the quasi-static deflection without ringing, while a change of load rate at the boundary
-    still rings as it does inside a segment. The first segment (``state`` None) starts from the static
-    equilibrium of sample a moving with the loads' rate over its first step. ``what`` names the segment in
-    errors (" at t = ... s")."""
-    lo = a if state is None else a - 1  # the step before the boundary gives the left-sided rate
+    still rings as it does inside a segment. The first segment starts from a static equilibrium: ``state`` a dict
+    (link -> (Psi^T F, coeff (1, k))): at rest under those loads, that held before t[a] (a jump from them to the
+    loads at t[a] rings); ``state`` None: under the loads of sample a, moving with their rate over its first step
+    (a motion already under way). ``what`` names the segment in errors (" at t = ... s")."""
+    first = state is None or isinstance(state, dict)
+    lo = a if first else a - 1  # the step before the boundary gives the left-sided rate
     f = _segment_loads(model, red, lo, b)  # L^T Psi^T F c(t)
     w2, X = sla.eigh(model.K, model.M)  # all modes, mass-normalized
     check_resolvable(model, w2[0], what)
@@ -258,7 +285,9 @@ def _segment(model, red: dict, t: np.ndarray, a: int, b: int, damping, state, wh
     Qf = f @ X  # modal loads on every sample given (n_f, n)
     ts = t[lo:b + 1]
     # initial modal state: quasi-static part Q / w^2 (and its rate) plus the carried dynamic part
-    if state is None:
+    if isinstance(state, dict):  # at rest before t[a]
+        eta0, etad0 = _segment_loads(model, state, 0, 0)[0] @ X / w2, np.zeros_like(w2)
+    elif state is None:
         eta0 = Qf[0] / w2
         etad0 = (Qf[1] - Qf[0]) / (ts[1] - ts[0]) / w2 if len(ts) > 1 else np.zeros_like(w2)
     else:
@@ -281,8 +310,17 @@ def external_loads(link_loads: dict) -> dict:
     """The arm model's loads from the per-link stage's :class:`~structcheck.loads.LinkLoads` (link -> LinkLoads):
     link -> (F (n_dof, k), coeff (n_t, k)) of every column but the joint wrenches, which the assembly carries
     itself (body loads of the rigid motion and gravity, point forces, payloads, non-structural masses)."""
-    out = {}
-    for name, ld in link_loads.items():
-        keep = np.array([c.kind != "interface" for c in ld.columns], bool)
-        out[name] = (ld.F[:, keep], ld.coeff[:, keep])
-    return out
+    return {name: (ld.F[:, _external(ld)], ld.coeff[:, _external(ld)]) for name, ld in link_loads.items()}
+
+
+def external_rest(link_loads: dict) -> dict | None:
+    """The coefficients (k,) of :func:`external_loads`' columns at rest before the motion (``LinkLoads.rest``),
+    link -> (k,); None when the loads have none (a motion already under way)."""
+    if any(ld.rest is None for ld in link_loads.values()):
+        return None
+    return {name: ld.rest[_external(ld)] for name, ld in link_loads.items()}
+
+
+def _external(ld) -> np.ndarray:
+    """Which of a LinkLoads' columns the arm model applies (k,) bool: all but the joint wrenches."""
+    return np.array([c.kind != "interface" for c in ld.columns], bool)

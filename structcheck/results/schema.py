@@ -135,6 +135,9 @@ class AnalysisSummary(_Entry):
     damping_ratio: float = entry("", "modal damping ratio")
     n_modes: int = entry("-", "fixed-interface or clamped modes per link")
     quasi_static: bool = entry("-", "links solved without their elastic inertia")
+    initial_state: str = entry("-", "the state before t = 0: 'rest' (standing still in the first pose, in "
+                                    "equilibrium: a jump at t = 0 rings) or 'moving' (the motion already under way: "
+                                    "its quasi-static state)", default="moving")
     total_nodes: int = entry("-", "nodes of all link meshes")
     total_elements: int = entry("-", "elements of all link meshes")
     arm_frozen_segments: int | None = entry("-", "pose changes at which the arm model re-assembled (arm model)",

@@ -68,6 +68,7 @@ def analysis_summary(study, links: Mapping[str, Any], t: np.ndarray, n_output_fr
     return AnalysisSummary(
         t_end_s=float(t[-1]), n_time_samples=int(len(t)), n_output_frames=int(n_output_frames),
         damping_ratio=study.damping_ratio, n_modes=study.n_modes, quasi_static=study.quasi_static,
+        initial_state=str(study.initial_state),
         total_nodes=int(sum(L.n_nodes for L in links.values())),
         total_elements=int(sum(L.n_elements for L in links.values())),
         arm_frozen_segments=None if arm is None else int(len(arm.transient.segments) - 1),

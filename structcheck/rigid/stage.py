@@ -70,3 +70,28 @@ def rigid_body(chain, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, payloads
     closure = float(np.max(cc.loop_residuals(chain, motion.q).position, initial=0.0))
     return RigidBody(motion.q, motion.qd, motion.qdd, tau, dyn, pb, eq, chain.cuts, dyn.undetermined,
                      tuple(dyn.warnings), closure)
+
+
+def starts_still(names, qd0: np.ndarray, qd: np.ndarray, rtol: float = 1e-6) -> None:
+    """InputError when a driven coordinate moves at the first sample: a robot at rest before its motion cannot
+    start with a speed (an infinite acceleration). ``names`` (n_driven,); ``qd0`` (n_driven,) the speeds at t[0]
+    [rad/s or m/s]; ``qd`` (n_t, n_driven) the whole motion's, which scale ``rtol`` (speeds below it are the
+    laws' round-off)."""
+    from ..errors import InputError
+
+    scale = np.max(np.abs(qd), axis=0, initial=0.0)
+    moving = [f"{n} ({v:.3g}/s)" for n, v, s in zip(names, qd0, scale) if abs(v) > rtol * s and v != 0]
+    if moving:
+        raise InputError(f"the motion starts moving at t = 0: joints {', '.join(moving)}; a robot at rest before "
+                         f"its motion cannot: start the laws from standstill, or, for a segment cut from a longer "
+                         f"motion, set initial_state='moving'")
+
+
+def rest_body(chain, t0: float, q0: np.ndarray, gravity, point_forces: dict, payloads) -> RigidBody:
+    """The rigid-body stage of the robot standing still at ``q0`` (n_driven,) (the first pose) at time ``t0`` [s]:
+    one sample, zero speeds and accelerations, ``point_forces`` point -> (3,) world [N] and ``payloads`` as they
+    act at t0 (:func:`rigid_body`)."""
+    q0 = np.atleast_2d(np.asarray(q0, float))
+    zero = np.zeros_like(q0)
+    return rigid_body(chain, np.array([t0]), q0, zero, zero, gravity,
+                      {p: np.reshape(f, (1, 3)) for p, f in point_forces.items()}, payloads)

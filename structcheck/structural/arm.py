@@ -77,7 +77,8 @@ class ArmModel:
         errors = {n: equilibrium_error(study.parts[n], ld) for n, ld in loads.items()}
         with progress_bar(progress, 1, "arm model (superelements, segments, stresses)") as bar, clock("arm"):
             arm = arm_stage(prep.chain, study.parts, body, loads, errors, t, arm_options(study), rigid.point_forces,
-                            bar if progress else None, superelements=reduced.superelements, finish=finish)
+                            bar if progress else None, superelements=reduced.superelements, finish=finish,
+                            rest=rigid.rest)
         arm_mode = (float(arm.modes_hz[0]), arm.modes_time_s)
         tool = ToolPointChecks(arm.tool_deflection, *arm_mode) if study.tool_point else None
         # the arm model carries the loops' loads through the links' compliance and counts their stiffness: the

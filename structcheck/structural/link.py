@@ -61,13 +61,15 @@ def equilibrium_error(part, loads: linkloads.LinkLoads) -> float:
 
 def link_solution(study, name: str, basis: fe.LinkBasis, loads: linkloads.LinkLoads,
                   t: np.ndarray, full_response: bool = True) -> LinkSolution:
-    """One link's transient response on the samples ``t`` (mode acceleration from the static equilibrium of the
-    first sample), its quasi-static peak and the equilibrium residual of its loads. Without ``full_response``
+    """One link's transient response on the samples ``t`` (mode acceleration from the static equilibrium at rest
+    before the motion, ``loads.rest``, or of the first sample moving with the loads for a motion under way), its
+    quasi-static peak and the equilibrium residual of its loads. Without ``full_response``
     (the per-link model beside the arm model, which needs only its peak: :func:`link_model_peak`) the response
     (histories, envelopes) is not formed: ``response`` is None."""
     part = study.parts[name]
     modal = (np.zeros((len(t), 0)) if study.quasi_static else
-             fe.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True))
+             fe.modal_coefficients(basis, t, loads.coeff, study.damping_ratio, from_equilibrium=True,
+                                   rest=loads.rest))
     response = fe.respond(part, basis, loads.coeff, modal, brittle=part.material.criterion == "max_principal") \
         if full_response else None
     qs_max = float("nan")

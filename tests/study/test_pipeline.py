@@ -99,8 +99,10 @@ def test_payload_inertia_torque_and_fe_equilibrium(arm_parts):
 
     m, Iyy, Lt = 3.0, 0.04, L1 + L2
     motion = {"joint1": "STEP(time,0,0,1,40d)"}
+    # on the motion's own samples (no samples added where the links ring, which differ with the payload): the two
+    # runs' torques compare sample by sample
     common = dict(robot=two_beam_robot(), motion=motion, parts=arm_parts, t_end=1.0, n_frames=5, n_modes=3,
-                  tool_point="tool", flexibility="link")
+                  tool_point="tool", flexibility="link", ringing_samples=False)
     with_pl = run_study(Study(name="pl", payloads=(Payload("tool", m, np.diag([0.0, Iyy, 0.0])),), **common),
                         progress=False, write=False)
     without = run_study(Study(name="nopl", **common), progress=False, write=False)
@@ -242,8 +244,11 @@ def test_ringing_samples_are_capped_with_a_warning(arm_parts, monkeypatch):
 
 def test_rigid_stage_takes_right_sided_accelerations_at_breakpoints(arm_parts):
     """At a STEP's breakpoints the acceleration jumps: the rigid stage takes the value after the jump (the one
-    that holds over the next interval), and at the last sample the value before it. STEP(time, 0, 0, 1, h) is
-    h (3 s^2 - 2 s^3): acceleration 6 h at t = 0+, -6 h at t = 1-, and 0 after t = 1."""
+    that holds over the next interval), and at the last sample the value before it; the grid holds a sample
+    JUMP_S before the breakpoint with the value before the jump, so the loads jump there instead of over the step
+    before. STEP(time, 0, 0, 1, h) is h (3 s^2 - 2 s^3): acceleration 6 h at t = 0+, -6 h at t = 1-, and 0 after
+    t = 1."""
+    from structcheck.motion.grid import JUMP_S
     from structcheck.study import prepare, rigid_stage
 
     h = np.radians(30)
@@ -254,6 +259,9 @@ def test_rigid_stage_takes_right_sided_accelerations_at_breakpoints(arm_parts):
         rigid = rigid_stage(study, prep, prep.grid.t)
         t, qdd = rigid.t, rigid.body.qdd[:, 0]
         assert qdd[0] == pytest.approx(6 * h, rel=1e-12)
-        i1 = int(np.flatnonzero(np.isclose(t, 1.0))[0])
+        i1 = int(np.flatnonzero(t == 1.0)[0])
         assert qdd[i1] == pytest.approx(expected_end, abs=1e-12)  # after the breakpoint, or at the last sample
+        # the sample before: the left-sided value, to the law's change over JUMP_S (its jerk 12 h / s^3)
+        assert t[i1 - 1] == pytest.approx(1.0 - JUMP_S, abs=1e-15)
+        assert qdd[i1 - 1] == pytest.approx(-6 * h, abs=12 * h * 2 * JUMP_S)
         assert qdd[-1] == pytest.approx(expected_end, abs=1e-12)
