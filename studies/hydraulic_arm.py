@@ -265,6 +265,7 @@ def build(n_frames: int = 51, damping_ratio: float = 0.02) -> Study:
     return Study(
         name="hydraulic_arm", robot=chain, motion=MOTION, parts=PARTS, t_end=T_END, n_frames=n_frames,
         damping_ratio=damping_ratio, n_modes=6, required_safety_factor=1.5,
+        initial_state="moving",  # the paper's laws run at constant speeds from t = 0: a motion already under way
         description="Paper 001 hydraulic arm: theta1 = pi/18 t, d4 = 0.1 + 0.005 t, d7 = 0.1 + 0.02 t",
         parameters={"n_frames": n_frames, "damping_ratio": damping_ratio},
         summary_extra=lambda result: paper_summary(result, chain),

@@ -66,20 +66,24 @@ def test_read_links_refuses_with_the_input_named(tmp_path, text, match):
 
 def test_load_robot_from_urdf_and_refusal():
     robot, source = load_robot(str(DATA / "urdf" / "ur5.urdf"))
-    assert robot.n_dof == 6 and source.startswith("sc.Robot.from_urdf(") and "ur5.urdf" in source
+    assert robot.n_dof == 6 and source == (DATA / "urdf" / "ur5.urdf").resolve()
     with pytest.raises(InputError, match=r"give a URDF file \(.urdf\) or a study script \(.py\)"):
         load_robot("arm.step")
 
 
 def test_starter_script_is_python_holding_the_given_tables(tmp_path):
     robot = two_beam_robot()
-    spec = {"materials": {"link1": "6061-T6", "link2": "structural_steel"}}
-    text = starter_script(robot, "sc.Robot.from_urdf('/x/arm.urdf')", spec, tmp_path / "arm.step")
+    spec = {"materials": {"link1": "6061-T6", "link2": "structural_steel"},
+            "links": {"link1": ["Solid1"], "link2": ["Solid2"]}, "q": [0.0, 0.1]}
+    text = starter_script(robot, tmp_path / "robot" / "arm.urdf", spec, tmp_path / "cad" / "arm.step", tmp_path / "out",
+                          {"units": "mm", "mesh_size": 0.01, "order": 2})
     tree = ast.parse(text)
     values = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
               if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
               and node.targets[0].id in ("MATERIALS", "MOTION")}
     assert values["MATERIALS"] == spec["materials"]
     assert values["MOTION"] == starter_motion(robot)
-    assert "sc.Robot.from_urdf('/x/arm.urdf')" in text and "arm.step" in text
+    # the robot and the assembly named relative to the study's folder: no absolute path
+    assert "sc.Robot.from_urdf(HERE / '../robot/arm.urdf')" in text and "'../cad/arm.step'" in text
+    assert str(tmp_path) not in text
     assert "build_study" not in text  # imported only when the robot comes from a study script
