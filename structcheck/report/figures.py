@@ -19,6 +19,32 @@ def _f32(a) -> np.ndarray:
     return np.asarray(a, dtype=np.float32)
 
 
+#: a plotted line keeps at most this many points (twice the buckets of :func:`min_max_points`): a page's plots
+#: hold every extreme of a history without the tens of thousands of samples a ringing study adds
+MAX_POINTS = 4000
+
+
+def min_max_points(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) (each (n,)) thinned to at most ``max_points`` points for plotting: the samples are cut into
+    max_points / 2 buckets of consecutive samples and each keeps its smallest and largest y, in time order, so the
+    line drawn passes through every bucket's extremes (the history's maximum and minimum among them) and a peak
+    shown on the page is the history's own. Unchanged when it has no more points than that."""
+    x, y = np.asarray(x), np.asarray(y)
+    n = len(y)
+    if n <= max_points or y.ndim != 1:
+        return x, y
+    edges = np.linspace(0, n, max_points // 2 + 1).astype(np.int64)
+    starts = edges[:-1]
+    bucket = np.repeat(np.arange(len(starts)), np.diff(edges))
+    index = np.arange(n)
+    keep = np.zeros(n + 1, bool)  # the last entry catches buckets whose extreme is NaN (nothing kept for it)
+    for extreme in (np.fmin, np.fmax):  # the first sample of each bucket at its smallest, then at its largest y
+        at = extreme.reduceat(y, starts)[bucket] == y
+        keep[np.minimum.reduceat(np.where(at, index, n), starts)] = True
+    keep = keep[:n]
+    return x[keep], y[keep]
+
+
 def grid(panels: list[dict], cols: int = 1, row_height: int = 230, title: str = ""):
     """A figure of ``panels`` sharing the time axis: each panel a dict with ``title``, ``ylabel``, ``lines``
     (name -> (x, y)), optional ``hlines`` (name -> y: a level drawn across, named in the legend) and ``log``
@@ -34,6 +60,7 @@ def grid(panels: list[dict], cols: int = 1, row_height: int = 230, title: str = 
     for k, p in enumerate(panels):
         r, c = k // cols + 1, k % cols + 1
         for i, (name, (x, y)) in enumerate(p["lines"].items()):
+            x, y = min_max_points(x, y)
             fig.add_trace(go.Scatter(x=_f32(x), y=_f32(y), name=name, mode="lines", legendgroup=name,
                                      showlegend=name not in seen, line=dict(width=1.3, color=palette[i % 9])), r, c)
             seen.add(name)

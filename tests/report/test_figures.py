@@ -37,3 +37,21 @@ def test_write_page_replaces_the_file_whole(tmp_path):
     assert path.read_text() == "<p>one</p>"
     write_page("<p>two</p>", path)
     assert path.read_text() == "<p>two</p>" and [p.name for p in path.parent.iterdir()] == ["r.html"]
+
+
+def test_plotted_lines_keep_every_extreme_of_a_long_history():
+    """A history longer than MAX_POINTS is drawn through each bucket's smallest and largest sample: its maximum and
+    minimum (and every bucket's) are on the page, in time order; a shorter one is drawn whole."""
+    from structcheck.report.figures import MAX_POINTS, min_max_points
+
+    rng = np.random.default_rng(3)
+    t = np.linspace(0.0, 2.0, 50_001)
+    y = np.sin(40 * t) + 0.2 * rng.standard_normal(len(t))
+    tx, ty = min_max_points(t, y)
+    assert len(tx) == MAX_POINTS and np.all(np.diff(tx) > 0)
+    assert ty.max() == y.max() and ty.min() == y.min()
+    edges = np.linspace(0, len(t), MAX_POINTS // 2 + 1).astype(int)  # consecutive buckets, sizes 25 or 26
+    buckets = [np.arange(a, b) for a, b in zip(edges[:-1], edges[1:])]
+    assert set(ty) == {y[b].max() for b in buckets} | {y[b].min() for b in buckets}
+    short = min_max_points(t[:MAX_POINTS], y[:MAX_POINTS])
+    assert np.array_equal(short[1], y[:MAX_POINTS])
