@@ -111,7 +111,7 @@ def check_settings(settings: FatigueSettings, part, link: str) -> dict[str, SNCu
     curves = {}
     if "*" not in details:
         try:
-            curves[""] = get_sn_curve(part.material.name).scaled(float(settings.surface_factor))
+            curves[""] = get_sn_curve(part.material).scaled(float(settings.surface_factor))
         except InputError as exc:
             raise InputError(f"link {link!r}: fatigue was asked for (design life / cycles_per_hour) but {exc}") \
                 from None
