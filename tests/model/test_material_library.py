@@ -104,3 +104,28 @@ def test_a_bad_material_file_gives_one_line_naming_the_file(tmp_path, text, need
     with pytest.raises(InputError) as err:
         load_materials(f)
     assert needle in str(err.value) and "bad.toml" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_structcheck_materials_lists_the_library_and_a_users_file(tmp_path, capsys):
+    from structcheck.cli import main
+
+    f = tmp_path / "mine.toml"
+    f.write_text('["7075-T73"]\ndensity_kg_m3 = 2810\nE_GPa = 72\nnu = 0.33\nyield_MPa = 435\n')
+    assert main(["materials", "--file", str(f)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split() for line in out if line.split() and line.split()[0] in
+            set(MATERIALS) | {"7075-T73"}}
+    assert set(rows) == set(MATERIALS) | {"7075-T73"}
+    assert rows["S355"][1:7] == ["210", "0.3", "7850", "355", "470", "22"] and rows["S355"][7] == "estimated,"
+    assert rows["7075-T6"][7] == "published," and "ASM" in " ".join(rows["7075-T6"])
+    assert rows["7075-T73"][1:7] == ["72", "0.33", "2810", "435", "-", "-"] and rows["7075-T73"][7] == "none"
+
+
+def test_structcheck_materials_with_a_bad_file_exits_2_with_one_line(tmp_path, capsys):
+    from structcheck.cli import main
+
+    f = tmp_path / "bad.toml"
+    f.write_text('[x]\nE_GPa = 1\n')
+    assert main(["materials", "--file", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "material 'x': missing ['density_kg_m3', 'nu', 'yield_MPa']" in err
