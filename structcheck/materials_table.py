@@ -31,7 +31,7 @@ def format_materials(materials: dict, title: str) -> list[str]:
 
 def command(args) -> int:
     """Print the library, then the materials of ``--file`` (InputError, exit 2, for a bad file)."""
-    from .model.library import load_materials
+    from .model.materials import load_materials
     from .model.materials import MATERIALS
 
     lines = format_materials(MATERIALS, "built-in materials (structcheck/model/data/materials.toml):")
@@ -52,7 +52,7 @@ def add_parser(sub, parents) -> None:
                        description="List the built-in materials with their constants and the source of their S-N "
                                    "curves, and the materials of a user's TOML file (--file; layout in "
                                    "docs/materials.md). Use a file's material in a study with "
-                                   "structcheck.model.library.load_materials(path)[name].")
+                                   "structcheck.model.materials.load_materials(path)[name].")
     p.add_argument("--file", metavar="F", help="a TOML material file to check and list")
     p.add_argument("--sources", action="store_true", help="also print every material's full sources")
     p.set_defaults(func=command)

@@ -1,5 +1,6 @@
 """Material files: the shipped library (``data/materials.toml``) and a user's own file of the same layout, read
-into :class:`~structcheck.model.materials.Material` objects.
+into keyword arguments of :class:`~structcheck.model.materials.Material` (which builds them: this module does
+not import it).
 
 One TOML table per material, units in the key names (docs/materials.md)::
 
@@ -25,7 +26,6 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import InputError
-from .materials import Material
 
 #: key -> (Material field, scale to SI); the scale is applied in decimal so "68.9" GPa is exactly 68.9e9 Pa
 _KEYS = {"density_kg_m3": ("density", 0), "E_GPa": ("E", 9), "nu": ("nu", 0), "yield_MPa": ("strength", 6),
@@ -52,8 +52,9 @@ def _fields(where: str, table: dict, keys: dict) -> dict:
     return {keys[k][0]: _si(where, k, v, keys[k][1]) for k, v in table.items() if k in keys}
 
 
-def material_from_table(name: str, table, where: str) -> Material:
-    """A Material from one TOML table (module docstring); InputError naming ``where`` and the key otherwise."""
+def material_fields(name: str, table, where: str) -> dict:
+    """Material keyword arguments (SI) from one TOML table (module docstring); InputError naming ``where`` and
+    the key otherwise."""
     at = f"{where}, material {name!r}"
     if not isinstance(table, dict):
         raise InputError(f"{at}: give a table [\"{name}\"] with keys {list(_REQUIRED)}")
@@ -72,34 +73,30 @@ def material_from_table(name: str, table, where: str) -> Material:
             if not isinstance(table[text], str):
                 raise InputError(f"{at}: {text} = {table[text]!r}: give a string")
             kwargs[text] = table[text]
-    try:
-        return Material(name, **kwargs)
-    except InputError as exc:
-        raise InputError(f"{where}: {exc}") from None
+    return kwargs
 
 
-def parse_materials(text: str, where: str) -> dict[str, Material]:
-    """Materials by name from TOML text (``where`` names the file in errors)."""
+def parse_tables(text: str, where: str) -> dict[str, dict]:
+    """{name: Material keyword arguments} from TOML text (``where`` names the file in errors)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{where}: not valid TOML ({exc})") from None
     if not data:
         raise InputError(f"{where}: no materials (give one table per material, e.g. [\"7075-T73\"])")
-    return {name: material_from_table(name, table, where) for name, table in data.items()}
+    return {name: material_fields(name, table, where) for name, table in data.items()}
 
 
-def load_materials(path) -> dict[str, Material]:
-    """A user's material file (TOML, module docstring) as {name: Material}; pass one to a Part."""
+def read_file(path) -> tuple[str, str]:
+    """(text, where) of a user's material file; InputError when it cannot be read."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8"), f"material file {str(path)!r}"
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"material file {str(path)!r}: cannot read it ({exc.__class__.__name__}: {exc})") from None
-    return parse_materials(text, f"material file {str(path)!r}")
 
 
-def builtin_materials() -> dict[str, Material]:
-    """The shipped library (structcheck/model/data/materials.toml)."""
+def builtin_text() -> tuple[str, str]:
+    """(text, where) of the shipped library, structcheck/model/data/materials.toml."""
     text = resources.files("structcheck.model").joinpath("data/materials.toml").read_text(encoding="utf-8")
-    return parse_materials(text, "structcheck/model/data/materials.toml")
+    return text, "structcheck/model/data/materials.toml"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, require_number
+from .library import builtin_text, parse_tables, read_file
 
 CRITERIA = ("von_mises", "max_principal")
 
@@ -70,14 +71,24 @@ class Material:
         return out
 
 
-def _builtin() -> dict[str, Material]:
-    from .library import builtin_materials  # the library needs Material: imported once it is defined
+def parse_materials(text: str, where: str) -> dict[str, Material]:
+    """Materials by name from the TOML text of a material file (layout: :mod:`structcheck.model.library`)."""
+    out = {}
+    for name, kwargs in parse_tables(text, where).items():
+        try:
+            out[name] = Material(name, **kwargs)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    return out
 
-    return builtin_materials()
+
+def load_materials(path) -> dict[str, Material]:
+    """A user's material file (TOML, docs/materials.md) as {name: Material}; pass one to a Part."""
+    return parse_materials(*read_file(path))
 
 
 #: the shipped library, read from structcheck/model/data/materials.toml (docs/materials.md lists it)
-MATERIALS = _builtin()
+MATERIALS = parse_materials(*builtin_text())
 #: alloy names whose temper changes the strength several-fold: refused, naming the tempers of MATERIALS (an
 #: untempered "6061" meant the annealed 6061-O here until 2026-12, while most designers mean 6061-T6)
 TEMPERS = {"6061": ("6061-O", "6061-T6")}

@@ -6,7 +6,7 @@ import pytest
 from structcheck.errors import InputError
 from structcheck.fatigue import get_sn_curve
 from structcheck.model import MATERIALS
-from structcheck.model.library import load_materials
+from structcheck.model.materials import load_materials
 
 MPa, GPa = 1e6, 1e9
 
