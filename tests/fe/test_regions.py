@@ -114,3 +114,30 @@ def test_a_region_material_without_sn_data_says_what_to_add():
     msg = str(err.value)
     assert "\n" not in msg and "region 'haz'" in msg and "no fatigue (S-N) data for material '6082-T6 HAZ'" in msg
     assert "Region(fatigue=...)" in msg
+
+
+def test_in_a_study_the_regions_nodes_take_its_curve_and_the_rest_the_materials(tmp_path):
+    """The cantilever of tests/fatigue/test_study_fatigue.py (tip force alternating -F0 -> +F0, bending range
+    dsigma = 2 F0 (L - x) (H / 2) / (H^4 / 12)) with a region x in (0.08, 0.12) m on EN 1993-1-9 category 36;
+    the rest on structural steel's curve (endurance 230 MPa, far above these amplitudes: infinite life)."""
+    from structcheck.settings import Fatigue
+
+    F0, Lc = 200.0, 0.40
+    force = f"STEP(time, 0, -{F0}, 0.25, {F0}) + STEP(time, 0.5, 0, 0.75, {-2 * F0})"
+    plain = beam(Lc, H, H, 20, ends=("joint1", "tip"), n_side=2)
+    part = with_regions(plain, Region("weld", "structural_steel", elements=middle_elements(plain), fatigue="EC3-36"))
+    base = load_study(write_small_study(tmp_path))
+    study = dataclasses.replace(base, flexibility="link", parts={"beam": part},
+                                point_forces=(PointForce("tip", force, (0, 0, -1)),),
+                                fatigue=Fatigue(cycles_per_hour=100.0, design_life_cycles=1e4))
+    link = run(study, None, progress=False, write=False).links["beam"]
+    life, x = link.envelope["fatigue_life_cycles"], link.points
+    for xi, in_weld in ((0.09, True), (0.15, False)):
+        node = np.flatnonzero(np.isclose(x[:, 0], xi) & np.isclose(x[:, 2], H / 2) & np.isclose(x[:, 1], 0))
+        assert node.size == 1
+        dsigma = 2 * F0 * (Lc - xi) * (H / 2) / (H ** 4 / 12)
+        if in_weld:  # above the knee (0.737 x 36 MPa): N = 2e6 (36 / dsigma)^3; 0.3 % in stress is 1 % in life
+            assert dsigma > 0.737 * 36 * MPa
+            assert life[node[0]] == pytest.approx(2e6 * (36 * MPa / dsigma) ** 3, rel=0.01)
+        else:
+            assert dsigma / 2 < 230 * MPa and life[node[0]] == np.inf
