@@ -141,3 +141,18 @@ def test_in_a_study_the_regions_nodes_take_its_curve_and_the_rest_the_materials(
             assert life[node[0]] == pytest.approx(2e6 * (36 * MPa / dsigma) ** 3, rel=0.01)
         else:
             assert dsigma / 2 < 230 * MPa and life[node[0]] == np.inf
+
+
+def test_a_region_near_a_surface_follows_a_refined_mesh_and_element_indices_are_refused():
+    from structcheck.converge import split_part
+
+    near = with_regions(bar(), Region("toe", haz_material("6082-T6"), near="tip", within=0.015))
+    fine = split_part(near)
+    assert len(fine.cells) == 8 * len(near.cells) and [r.name for r in fine.regions] == ["toe"]
+    # the documented rule by brute force: an element is in when a node of it is within 15 mm of a node of the face
+    face = fine.points[fine.surface_nodes("tip")]
+    d = np.sqrt(((fine.points[:, None, :] - face[None, :, :]) ** 2).sum(-1)).min(axis=1)
+    np.testing.assert_array_equal(fine.regions[0].element_mask(fine), (d[fine.cells] <= 0.015).any(axis=1))
+    by_index = with_regions(bar(), Region("haz", haz_material("6082-T6"), elements=middle_elements(bar())))
+    with pytest.raises(InputError, match="converge needs regions given by near=/within=, not element indices"):
+        split_part(by_index)
