@@ -23,6 +23,7 @@ def __getattr__(name):
         "Region": ("fe.regions", "Region"),
         "haz_material": ("fe.regions", "haz_material"),
         "with_regions": ("fe.regions", "with_regions"),
+        "volume_elements": ("fe.regions", "volume_elements"),
         "solve_ik": ("rigid", "solve_ik"),
         "forward_dynamics": ("rigid", "forward_dynamics"),
         "CartesianLine": ("motion", "CartesianLine"),

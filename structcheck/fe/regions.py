@@ -91,6 +91,27 @@ class Region:
         return mask
 
 
+def volume_elements(path, name: str) -> tuple:
+    """Element indices of the gmsh physical volume ``name`` of mesh file ``path``, in the element order a Part
+    read from that file has (its tetrahedron blocks in file order, :func:`structcheck.fe.mesh.read_mesh`): give
+    them to ``Region(elements=...)``."""
+    import meshio
+
+    from .mesh import ACCEPTED
+
+    try:
+        m = meshio.read(path, file_format="gmsh")
+    except Exception as exc:  # meshio raises many types for unreadable files
+        raise InputError(f"cannot read gmsh mesh {str(path)!r}: {exc}") from None
+    tags = {int(tag): n for n, (tag, dim) in (m.field_data or {}).items() if int(dim) == 3}
+    phys = m.cell_data.get("gmsh:physical")
+    if name not in tags.values() or phys is None:
+        raise InputError(f"mesh {str(path)!r} has no physical volume {name!r}; its volumes are {sorted(tags.values())}")
+    tag = next(t for t, n in tags.items() if n == name)
+    blocks = [phys[k] == tag for k, c in enumerate(m.cells) if c.type in ACCEPTED]
+    return tuple(np.flatnonzero(np.concatenate(blocks)).tolist())
+
+
 def with_regions(part, regions) -> object:
     """``part`` carrying ``regions`` (a Region or a sequence; a later one wins where they overlap); checked
     against the part when it is read (an unread part stays unread)."""

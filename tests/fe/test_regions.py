@@ -156,3 +156,35 @@ def test_a_region_near_a_surface_follows_a_refined_mesh_and_element_indices_are_
     by_index = with_regions(bar(), Region("haz", haz_material("6082-T6"), elements=middle_elements(bar())))
     with pytest.raises(InputError, match="converge needs regions given by near=/within=, not element indices"):
         split_part(by_index)
+
+
+def test_a_gmsh_physical_volume_gives_a_regions_elements(tmp_path):
+    import gmsh
+
+    from structcheck.fe.part import Part
+    from structcheck.fe.regions import volume_elements
+
+    path = str(tmp_path / "two.msh")
+    gmsh.initialize()
+    try:
+        gmsh.option.setNumber("General.Terminal", 0)
+        a = gmsh.model.occ.addBox(0, 0, 0, 0.1, 0.02, 0.02)
+        b = gmsh.model.occ.addBox(0.1, 0, 0, 0.05, 0.02, 0.02)  # the "insert": x in (0.1, 0.15)
+        gmsh.model.occ.fragment([(3, a)], [(3, b)])
+        gmsh.model.occ.synchronize()
+        gmsh.model.addPhysicalGroup(3, [a], name="body")
+        gmsh.model.addPhysicalGroup(3, [b], name="insert")
+        gmsh.option.setNumber("Mesh.MeshSizeMax", 0.01)
+        gmsh.model.mesh.generate(3)
+        n_insert = sum(len(t) for t in gmsh.model.mesh.getElements(3, b)[1])  # gmsh's own count
+        gmsh.write(path)
+    finally:
+        gmsh.finalize()
+    part = Part.from_mesh(path, "6082-T6")
+    e = volume_elements(path, "insert")
+    centroid_x = part.points[part.cells].mean(axis=1)[:, 0]
+    assert len(e) == n_insert and np.all(centroid_x[list(e)] > 0.1)
+    assert np.sum(centroid_x > 0.1) == n_insert  # and every element beyond x = 0.1 is in it
+    with_regions(part, Region("insert", haz_material("6082-T6"), elements=e))
+    with pytest.raises(InputError, match=r"has no physical volume 'insrt'; its volumes are \['body', 'insert'\]"):
+        volume_elements(path, "insrt")
