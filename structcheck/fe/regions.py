@@ -22,30 +22,36 @@ import numpy as np
 from ..errors import InputError, require_number
 from ..model.materials import Material, get_material
 
-#: EN 1999-1-1:2007 Table 3.2b (extruded profiles), HAZ softening factors rho_o,haz = f_o,haz / f_o and
-#: rho_u,haz = f_u,haz / f_u of MIG-welded 6xxx tempers: 6082-T6 (t <= 5 mm) f_o 250 -> 125, f_u 290 -> 185 MPa;
-#: 6061-T6 f_o 240 -> 115, f_u 260 -> 175 MPa. Other alloys: pass rho_o and rho_u from the standard's table.
-HAZ_FACTORS = {"6082-T6": (0.50, 0.64), "6061-T6": (0.48, 0.67)}
+#: EN 1999-1-1:2007 Table 3.2b (extruded profiles, MIG welds): the HAZ 0.2 % proof and tensile strengths
+#: f_o,haz, f_u,haz [MPa] of 6xxx T6 tempers: 6082-T6 (t <= 5 mm; f_o 250, f_u 290: rho_o,haz 0.50,
+#: rho_u,haz 0.64) and 6061-T6 (f_o 240, f_u 260: rho_o,haz 0.48, rho_u,haz 0.67). The absolute values are used
+#: (not rho x the library's strength: the library's 6061-T6 is the handbook's typical 276 MPa, and 0.48 x 276
+#: would overstate the standard's 115 MPa). Other alloys: pass rho_o and rho_u from the standard's table.
+HAZ_STRENGTHS = {"6082-T6": (125.0, 185.0), "6061-T6": (115.0, 175.0)}
 
 
 def haz_material(base, rho_o: float | None = None, rho_u: float | None = None) -> Material:
-    """The heat-affected-zone material of ``base`` (a name or Material): yield x ``rho_o``, tensile strength x
-    ``rho_u`` (EN 1999-1-1 sec. 6.1.6.2; defaults from :data:`HAZ_FACTORS`), same E, nu and density, no S-N
-    data of its own (give the Region a detail category or SNCurve for fatigue: a weld's fatigue strength is its
-    detail's, not the softened parent metal's)."""
+    """The heat-affected-zone material of ``base`` (a name or Material), EN 1999-1-1 sec. 6.1.6.2: yield and
+    tensile strength f_o,haz, f_u,haz of :data:`HAZ_STRENGTHS`, or ``rho_o`` x yield and ``rho_u`` x tensile
+    strength when given; same E, nu and density; no S-N data of its own (give the Region a detail category or
+    SNCurve for fatigue: a weld's fatigue strength is its detail's, not the softened parent metal's)."""
     base = get_material(base, "haz_material")
     if rho_o is None or rho_u is None:
-        if base.name not in HAZ_FACTORS:
-            raise InputError(f"haz_material: no HAZ factors for {base.name!r} (known: {sorted(HAZ_FACTORS)}); give "
-                             f"rho_o and rho_u from EN 1999-1-1 Table 3.2")
-        rho_o, rho_u = HAZ_FACTORS[base.name]
-    for what, v in (("rho_o", rho_o), ("rho_u", rho_u)):
-        require_number(f"haz_material {base.name!r}: {what}", v, "HAZ softening factor", above=0, below=1.0001)
-    tensile = None if base.tensile_strength is None else base.tensile_strength * rho_u
-    return replace(base, name=f"{base.name} HAZ", strength=base.strength * rho_o, tensile_strength=tensile,
-                   fatigue_strength=None, fatigue_cycles=None, fatigue_source="",
-                   source=f"{base.name} with EN 1999-1-1 sec. 6.1.6.2 HAZ factors rho_o,haz = {rho_o:g}, "
-                          f"rho_u,haz = {rho_u:g} (Table 3.2)")
+        if base.name not in HAZ_STRENGTHS:
+            raise InputError(f"haz_material: no HAZ strengths for {base.name!r} (known: {sorted(HAZ_STRENGTHS)}); "
+                             f"give rho_o and rho_u from EN 1999-1-1 Table 3.2")
+        f_o, f_u = (v * 1e6 for v in HAZ_STRENGTHS[base.name])
+        how = f"f_o,haz = {f_o / 1e6:g} MPa, f_u,haz = {f_u / 1e6:g} MPa (Table 3.2b)"
+    else:
+        for what, v in (("rho_o", rho_o), ("rho_u", rho_u)):
+            require_number(f"haz_material {base.name!r}: {what}", v, "HAZ softening factor", above=0,
+                           below=1.0001)
+        f_o = base.strength * rho_o
+        f_u = None if base.tensile_strength is None else base.tensile_strength * rho_u
+        how = f"rho_o,haz = {rho_o:g}, rho_u,haz = {rho_u:g} (Table 3.2)"
+    return replace(base, name=f"{base.name} HAZ", strength=f_o, tensile_strength=f_u, fatigue_strength=None,
+                   fatigue_cycles=None, fatigue_source="",
+                   source=f"{base.name} softened by welding, EN 1999-1-1 sec. 6.1.6.2: {how}")
 
 
 @dataclass(frozen=True)

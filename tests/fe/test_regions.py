@@ -32,13 +32,17 @@ def test_haz_material_has_en_1999_1_1_reduced_strengths():
     # EN 1999-1-1:2007 Table 3.2b, EN AW-6082 T6 extrusion t <= 5 mm: f_o = 250, f_u = 290; HAZ (MIG):
     # f_o,haz = 125, f_u,haz = 185 MPa, rho_o,haz = 0.50, rho_u,haz = 0.64
     h = haz_material("6082-T6")
-    assert h.strength == pytest.approx(125 * MPa, rel=1e-12)
-    assert h.tensile_strength == pytest.approx(185 * MPa, rel=0.005)  # 0.64 x 290 = 185.6: the table rounds
+    assert (h.strength, h.tensile_strength) == (125 * MPa, 185 * MPa)
+    assert h.strength / MATERIALS["6082-T6"].strength == pytest.approx(0.50)  # rho_o,haz
+    assert h.tensile_strength / MATERIALS["6082-T6"].tensile_strength == pytest.approx(0.64, abs=0.005)  # rho_u,haz
     base = MATERIALS["6082-T6"]
     assert (h.E, h.nu, h.density, h.name) == (base.E, base.nu, base.density, "6082-T6 HAZ")
-    # 6061-T6 extrusions: f_o 240 -> f_o,haz 115 MPa (rho_o,haz 0.48) on the EN minimum; here on its own yield
-    assert haz_material("6061-T6").strength == pytest.approx(0.48 * 276 * MPa)
-    with pytest.raises(InputError, match="no HAZ factors for '7075-T6'"):
+    # 6061-T6 extrusions: f_o,haz = 115, f_u,haz = 175 MPa (rho 0.48 and 0.67 of the EN minimums 240, 260), not
+    # 0.48 x the library's typical 276 MPa
+    assert (haz_material("6061-T6").strength, haz_material("6061-T6").tensile_strength) == (115 * MPa, 175 * MPa)
+    own = haz_material("7075-T6", rho_o=0.8, rho_u=0.9)  # factors of a table row given by the caller
+    assert (own.strength, own.tensile_strength) == pytest.approx((0.8 * 503 * MPa, 0.9 * 572 * MPa), rel=1e-12)
+    with pytest.raises(InputError, match="no HAZ strengths for '7075-T6'"):
         haz_material("7075-T6")
 
 
