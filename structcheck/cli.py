@@ -357,7 +357,10 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     import_cad.add_parser(sub, [common])
+    from .materials_table import add_parser as add_materials
     from .rerun import add_parser as add_rerun
+
+    add_materials(sub, [common])
 
     add_rerun(sub, [common], _report)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")

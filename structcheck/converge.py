@@ -56,6 +56,7 @@ import numpy as np
 
 from .checks.convergence import Convergence, richardson
 from .errors import InputError
+from .fe.regions import safety_factor as node_safety_factor, with_regions
 
 #: relative error within which a peak counts as converged (the issue's and the README's 3%)
 TOLERANCE = 0.03
@@ -228,7 +229,7 @@ def solve_link(study, name: str, t: np.ndarray | None = None) -> tuple[LinkLevel
         rigid, loads, _ = st.refine(study, prep, bases, rigid, loads)
     sol = link_solution(study, name, bases[name], loads[name], rigid.t)
     part, r = sol.part, sol.response
-    sf = part.material.safety_factor(r.vm_envelope_nodes, r.principal_envelope)
+    sf = node_safety_factor(part, r.vm_envelope_nodes, r.principal_envelope)
     away = part.distance_to_surfaces(list(ld.support)) > study.support_band_m  # (n_nodes,)
     return LinkLevel(
         size_factor=1.0, n_nodes=int(len(part.points)), peak_pa=float(r.max_von_mises),
@@ -271,7 +272,11 @@ def split_part(part, times: int = 1):
                                                        (m01, m02, m12))]).reshape(-1, 3)
             new[n] = np.sort([facet_of[tuple(k)] for k in np.sort(kids, axis=1).tolist()])
         mesh, surfaces = fine, new
-    return Part(mesh, part.material, surfaces, part.name)
+    regions = getattr(part, "regions", ())
+    if any(r.near is None for r in regions):  # element indices do not follow a refined mesh; a distance does
+        raise InputError(f"part {part.name!r}: converge needs regions given by near=/within=, not element indices")
+    fine_part = Part(mesh, part.material, surfaces, part.name)
+    return with_regions(fine_part, regions) if regions else fine_part
 
 
 def check_splittable(study, names, factors) -> None:

@@ -36,6 +36,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..fe.assembly import p2_edges
+from ..fe.regions import region_nodes
 from ..fe.solvers import single_thread_blas
 from ..fe.stress import VON_MISES_MATRIX, von_mises
 from .counting import Cycles, rainflow_cycles
@@ -111,10 +112,18 @@ def check_settings(settings: FatigueSettings, part, link: str) -> dict[str, SNCu
     curves = {}
     if "*" not in details:
         try:
-            curves[""] = get_sn_curve(part.material.name).scaled(float(settings.surface_factor))
+            curves[""] = get_sn_curve(part.material).scaled(float(settings.surface_factor))
         except InputError as exc:
             raise InputError(f"link {link!r}: fatigue was asked for (design life / cycles_per_hour) but {exc}") \
                 from None
+    if "*" not in details:  # a region's own curve (its material's unless it names one) over the part's
+        for r in getattr(part, "regions", ()):
+            try:
+                curves[r.name] = get_sn_curve(r.fatigue if r.fatigue is not None else r.material)
+            except InputError as exc:
+                raise InputError(f"link {link!r}, region {r.name!r}: {exc}; or give Region(fatigue=...)") from None
+            if r.fatigue is None:
+                curves[r.name] = curves[r.name].scaled(float(settings.surface_factor))
     for region, spec in details.items():
         if region != "*":
             part.named_nodes(region)  # InputError naming the part's surfaces
@@ -258,8 +267,11 @@ def _region_of_nodes(part, curves: dict[str, SNCurve]) -> np.ndarray:
     regions in the order given (a later region wins where they overlap)."""
     names = list(curves)
     group = np.full(len(part.points), names.index("" if "" in curves else "*"))
+    material_regions = {r.name for r in getattr(part, "regions", ())}
     for k, region in enumerate(names):
-        if region not in ("", "*"):
+        if region in material_regions:  # a volume: its nodes by the weakest-material rule (fe.regions)
+            group[region_nodes(part, region)] = k
+        elif region not in ("", "*"):
             group[part.named_nodes(region)] = k
     return group
 

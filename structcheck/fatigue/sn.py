@@ -134,49 +134,31 @@ class SNCurve:
 # ---------------------------------------------------------------------- material data
 # Shigley's / Juvinall-Marshek's stress-life estimate: a straight line in log-log axes from
 # (1e3 cycles, 0.9 S_ut) to (N_e, S_e'), then an endurance limit (steels, cast iron: N_e = 1e6) or, for
-# aluminium (no true endurance limit), the fatigue strength at 5e8 cycles used as a cut-off.
+# aluminium (no true endurance limit), the fatigue strength at 5e8 cycles used as a cut-off. The materials'
+# S_ut, S_e' and N_e with their sources are in structcheck/model/data/materials.toml (docs/materials.md).
 _F_1E3 = 0.9
-_SHIGLEY = ("Shigley's Mechanical Engineering Design (Budynas & Nisbett), sec. 6-7/6-8: S_e' = 0.5 S_ut for "
-            "steels (S_ut <= 1400 MPa), S-N line from 0.9 S_ut at 1e3 cycles to S_e' at 1e6 cycles; "
-            "Juvinall & Marshek, Fundamentals of Machine Component Design, Fig. 8.11 / Table 8.1")
-
-_MATERIAL_DATA = {
-    # name: (S_ut [MPa], fatigue strength [MPa], at cycles, source)
-    "304": (515.0, 0.5 * 515.0, 1e6,
-            "ESTIMATE: S_ut = 515 MPa (ASTM A240 minimum for annealed 304), S_e' = 0.5 S_ut = 257.5 MPa at 1e6 "
-            "(Shigley's rule for steels; ASM Handbook Vol. 1 lists ~240 MPa for annealed 304). " + _SHIGLEY),
-    "6061-O": (124.0, 62.0, 5e8,
-               "Typical values, ASM Handbook Vol. 2 (Properties of wrought aluminum alloys, 6061): S_ut = 124 MPa, "
-               "fatigue strength 62 MPa at 5e8 cycles (R.R. Moore rotating beam, R = -1); S-N line from "
-               "0.9 S_ut at 1e3 (Juvinall-Marshek estimate); no true endurance limit, 5e8 used as cut-off"),
-    "6061-T6": (310.0, 96.5, 5e8,
-                "Typical values, ASM Handbook Vol. 2 (Properties of wrought aluminum alloys, 6061): S_ut = 310 MPa, "
-                "fatigue strength 96.5 MPa at 5e8 cycles (R.R. Moore rotating beam, R = -1; Shigley's estimate "
-                "0.4 S_ut = 124 MPa is unconservative here); S-N line from 0.9 S_ut at 1e3 (Juvinall-Marshek "
-                "estimate); no true endurance limit, 5e8 used as cut-off"),
-    "HT200": (200.0, 0.4 * 200.0, 1e6,
-              "ESTIMATE: S_ut = 200 MPa (GB/T 9439 grade HT200), endurance ~0.4 S_ut = 80 MPa at 1e6 (Juvinall & "
-              "Marshek, sec. 8.4 for cast iron; cf. Shigley Table A-24, ASTM class 30 grey iron: S_ut 214 MPa, "
-              "S_e 97 MPa); S-N line from 0.9 S_ut at 1e3"),
-    "structural_steel": (460.0, 0.5 * 460.0, 1e6,
-                         "ESTIMATE: S_ut = 460 MPa (ANSYS Engineering Data 'Structural Steel', yield 250 MPa), "
-                         "S_e' = 0.5 S_ut = 230 MPa at 1e6. " + _SHIGLEY),
-    "steel_7801": (460.0, 0.5 * 460.0, 1e6,
-                   "ESTIMATE: taken equal to 'structural_steel' (paper 003 gives the density only): S_ut = 460 MPa, "
-                   "S_e' = 230 MPa at 1e6. " + _SHIGLEY),
-}
 
 
-def material_sn_curve(name: str) -> SNCurve:
-    """The unnotched, fully reversed (R = -1) S-N curve of a shipped material (name case-insensitive)."""
-    key = {k.lower(): k for k in _MATERIAL_DATA}.get(str(name).lower())
-    if key is None:
-        raise InputError(f"no fatigue (S-N) data for material {name!r}; materials with data are "
-                         f"{sorted(_MATERIAL_DATA)}, or pass a structcheck.fatigue.SNCurve or a detail category "
-                         f"such as 'EC3-71' (valid: {sorted(EC3_CATEGORIES)[:3]}...)")
-    S_ut, S_f, N_f, source = _MATERIAL_DATA[key]
-    return SNCurve.from_two_points(key, 1e3, _F_1E3 * S_ut * MPa, N_f, S_f * MPa, endurance=True,
-                                   ultimate_strength=S_ut * MPa, source=source)
+def material_sn_curve(material) -> SNCurve:
+    """The unnotched, fully reversed (R = -1) S-N curve of a material: a library name (case-insensitive) or a
+    :class:`structcheck.model.Material` with ``tensile_strength``, ``fatigue_strength`` and ``fatigue_cycles``."""
+    from ..model.materials import MATERIALS, Material, get_material
+
+    if not isinstance(material, Material):
+        key = {k.lower(): k for k in MATERIALS}.get(str(material).lower())
+        if key is None:
+            raise InputError(f"no fatigue (S-N) data for material {material!r}; library materials are "
+                             f"{sorted(MATERIALS)}, or pass a structcheck.fatigue.SNCurve or a detail category "
+                             f"such as 'EC3-71' (valid: {sorted(EC3_CATEGORIES)[:3]}...)")
+        material = get_material(key)
+    m = material
+    if m.fatigue_strength is None or m.tensile_strength is None:
+        raise InputError(f"no fatigue (S-N) data for material {m.name!r}: add tensile_MPa and a [\"{m.name}\".fatigue] "
+                         f"table (strength_MPa, cycles, source) to its material file (Material(tensile_strength=, "
+                         f"fatigue_strength=, fatigue_cycles=)), or give fatigue.details an SNCurve or a detail "
+                         f"category such as 'EC3-71'")
+    return SNCurve.from_two_points(m.name, 1e3, _F_1E3 * m.tensile_strength, m.fatigue_cycles, m.fatigue_strength,
+                                   endurance=True, ultimate_strength=m.tensile_strength, source=m.fatigue_source)
 
 
 # ---------------------------------------------------------------------- Eurocode detail categories
@@ -212,6 +194,8 @@ def get_sn_curve(spec) -> SNCurve:
     name or a :class:`structcheck.model.Material` (by its name)."""
     if isinstance(spec, SNCurve):
         return spec
+    if hasattr(spec, "fatigue_strength"):  # a Material: its own fatigue data (a user's file, a HAZ)
+        return material_sn_curve(spec)
     name = getattr(spec, "name", spec)
     if not isinstance(name, str):
         raise InputError(f"expected an SNCurve, a material or a detail category name, got {spec!r}")

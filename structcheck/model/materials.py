@@ -10,14 +10,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, require_number
+from .library import builtin_text, parse_tables, read_file
 
 CRITERIA = ("von_mises", "max_principal")
 
 
 @dataclass(frozen=True)
 class Material:
-    """``density`` [kg/m^3], ``E`` [Pa], ``nu`` [-], ``strength`` [Pa]: yield (von_mises) or tensile strength
-    (max_principal)."""
+    """``density`` [kg/m^3], ``E`` [Pa], ``nu`` [-], ``strength`` [Pa]: yield (0.2 % proof stress, von_mises) or
+    tensile strength (max_principal). Optional: ``tensile_strength`` [Pa], ``elongation`` [%] (after fracture, A),
+    and the unnotched fully reversed fatigue strength ``fatigue_strength`` [Pa] at ``fatigue_cycles`` (endurance
+    limit or cut-off) with its ``fatigue_source`` (structcheck.fatigue.sn builds the S-N curve from them and
+    ``tensile_strength``)."""
 
     name: str
     density: float
@@ -26,6 +30,11 @@ class Material:
     strength: float
     criterion: str = "von_mises"
     source: str = ""
+    tensile_strength: float | None = None
+    elongation: float | None = None
+    fatigue_strength: float | None = None
+    fatigue_cycles: float | None = None
+    fatigue_source: str = ""
 
     def __post_init__(self):
         if self.criterion not in CRITERIA:
@@ -34,6 +43,14 @@ class Material:
                                   ("strength", self.strength, "Pa")):
             require_number(f"material {self.name!r}: {what}", value, unit, above=0)
         require_number(f"material {self.name!r}: nu", self.nu, "Poisson's ratio", above=-1, below=0.5)
+        for what, value, unit in (("tensile_strength", self.tensile_strength, "Pa"),
+                                  ("elongation", self.elongation, "%"),
+                                  ("fatigue_strength", self.fatigue_strength, "Pa"),
+                                  ("fatigue_cycles", self.fatigue_cycles, "cycles")):
+            if value is not None:
+                require_number(f"material {self.name!r}: {what}", value, unit, above=0)
+        if (self.fatigue_strength is None) != (self.fatigue_cycles is None):
+            raise InputError(f"material {self.name!r}: give both fatigue_strength and fatigue_cycles, or neither")
 
     @property
     def yield_strength(self) -> float:
@@ -54,18 +71,24 @@ class Material:
         return out
 
 
-MATERIALS = {
-    "304": Material("304", 7930.0, 193e9, 0.29, 205e6, source="paper 004, Table 2 (304 stainless steel)"),
-    "6061-O": Material("6061-O", 2750.0, 69e9, 0.33, 55.2e6,
-                       source="paper 004, Table 2 (6061 aluminium; 55.2 MPa is the annealed 6061-O temper)"),
-    "6061-T6": Material("6061-T6", 2700.0, 68.9e9, 0.33, 276e6, source="ASM Handbook / MatWeb, 6061-T6"),
-    "HT200": Material("HT200", 7200.0, 120e9, 0.27, 200e6, "max_principal",
-                      source="GB/T 9439 grey cast iron HT200: tensile strength 200 MPa; E ~ 110-135 GPa"),
-    "structural_steel": Material("structural_steel", 7850.0, 200e9, 0.3, 250e6,
-                                 source="ANSYS Engineering Data default 'Structural Steel'"),
-    "steel_7801": Material("steel_7801", 7801.0, 200e9, 0.3, 250e6,
-                           source="paper 003, Table 2 density of the KR500 cylinder bodies"),
-}
+def parse_materials(text: str, where: str) -> dict[str, Material]:
+    """Materials by name from the TOML text of a material file (layout: :mod:`structcheck.model.library`)."""
+    out = {}
+    for name, kwargs in parse_tables(text, where).items():
+        try:
+            out[name] = Material(name, **kwargs)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    return out
+
+
+def load_materials(path) -> dict[str, Material]:
+    """A user's material file (TOML, docs/materials.md) as {name: Material}; pass one to a Part."""
+    return parse_materials(*read_file(path))
+
+
+#: the shipped library, read from structcheck/model/data/materials.toml (docs/materials.md lists it)
+MATERIALS = parse_materials(*builtin_text())
 #: alloy names whose temper changes the strength several-fold: refused, naming the tempers of MATERIALS (an
 #: untempered "6061" meant the annealed 6061-O here until 2026-12, while most designers mean 6061-T6)
 TEMPERS = {"6061": ("6061-O", "6061-T6")}

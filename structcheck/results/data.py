@@ -8,6 +8,7 @@ import numpy as np
 
 from ..checks.solution import LinkSolution
 from ..fe.linkbasis import LinkBasis
+from ..fe.regions import safety_factor as node_safety_factor
 from ..fe.response import frame_fields
 from .schema import RunSummary
 
@@ -154,7 +155,7 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     x_avg_link = part.points[resp.node_max_averaged]
     x_avg_world = _world(T_world_link[resp.i_time_max_averaged], x_avg_link)
     vm_env = resp.vm_envelope_nodes
-    sf_env = mat.safety_factor(vm_env, resp.principal_envelope)
+    sf_env = node_safety_factor(part, vm_env, resp.principal_envelope)  # each node its weakest region's material
     min_sf = float(np.min(sf_env))
     away = part.distance_to_surfaces(list(sol.loads.support)) > support_band_m
     vm_away = float(vm_env[away].max()) if away.any() else float("nan")
@@ -202,7 +203,7 @@ def _fields(part, basis, mat, coeff: np.ndarray, modal: np.ndarray) -> dict[str,
     ff = frame_fields(part, basis, coeff, modal, brittle=mat.criterion == "max_principal")
     return {"displacement": ff["displacement"], "von_mises": ff["von_mises"],
             "equivalent_strain": ff["von_mises"] / mat.E,
-            "safety_factor": mat.safety_factor(ff["von_mises"], ff.get("max_principal"))}
+            "safety_factor": node_safety_factor(part, ff["von_mises"], ff.get("max_principal"))}
 
 
 def fields_at_samples(sol: LinkSolution, samples: np.ndarray) -> dict[str, np.ndarray]:

@@ -241,15 +241,10 @@ def damping_text(study) -> str:
 def part_input(study, link: str) -> PartInput:
     """Link ``link``'s part: its material's constants, its S-N curves (:func:`sn_curves`) and its mesh
     (:func:`mesh_numbers`)."""
-    from ..fatigue.sn import material_sn_curve
-
     part = study.parts[link]
     mat = part.material
     brittle = mat.criterion == "max_principal"
-    try:
-        tensile = mat.strength if brittle else material_sn_curve(mat.name).ultimate_strength
-    except ValueError:  # InputError: no fatigue data for this material
-        tensile = None
+    tensile = mat.strength if brittle else mat.tensile_strength  # None: not given (a user's material)
     return PartInput(material=mat.name, criterion=mat.criterion, density_kg_m3=mat.density, youngs_modulus_pa=mat.E,
                      poisson_ratio=mat.nu, yield_strength_pa=None if brittle else mat.strength,
                      tensile_strength_pa=tensile, material_source=mat.source, sn_curves=sn_curves(study, link),
@@ -269,7 +264,7 @@ def sn_curves(study, link: str) -> dict[str, SNCurveInput]:
         curves = check_settings(study_fatigue_settings(study, duty, link), study.parts[link], link)
     else:
         try:
-            curves = {"": material_sn_curve(study.parts[link].material.name)}
+            curves = {"": material_sn_curve(study.parts[link].material)}  # its own data, a user's too
         except ValueError:
             curves = {}
     return {region or "material": SNCurveInput(

@@ -19,8 +19,18 @@ ASTM_E1049_COUNTS = {3.0: 0.5, 4.0: 1.5, 6.0: 0.5, 8.0: 1.0, 9.0: 0.5}
 #: strength [Pa] at N cycles; each curve is a straight line in log-log axes from 0.9 S_ut at 1e3 cycles to it
 #: (Juvinall & Marshek sec. 8.4; Shigley sec. 6-7, f = 0.9). Sources per row: S_ut of 304 ASTM A240; 6061-O and
 #: 6061-T6 ASM Handbook Vol. 2 (R.R. Moore, 5e8 cycles); HT200 GB/T 9439 with 0.4 S_ut; structural steel ANSYS
-#: Engineering Data with Shigley's 0.5 S_ut; steel_7801 assumed equal to structural steel.
+#: Engineering Data with Shigley's 0.5 S_ut; steel_7801 assumed equal to structural steel; 7075-T6, A356-T6 ASM
+#: Handbook Vol. 2 (R.R. Moore, 5e8); EN-GJS-400-15 EN 1563 Table 3 and Annex E; 6082-T6 EN 1999-1-1 Table 3.2b
+#: with 0.4 S_ut; S235, S355 EN 10025-2, 42CrMo4 EN 10083-3, 316 ASTM A240, each with 0.5 S_ut.
 MATERIAL_CURVES = {
+    "316": (515 * MPa, 257.5 * MPa, 1e6),
+    "42CrMo4-QT": (1000 * MPa, 500 * MPa, 1e6),
+    "6082-T6": (290 * MPa, 116 * MPa, 5e8),
+    "7075-T6": (572 * MPa, 159 * MPa, 5e8),
+    "A356-T6": (290 * MPa, 90 * MPa, 5e8),
+    "EN-GJS-400-15": (400 * MPa, 200 * MPa, 1e6),
+    "S235": (360 * MPa, 180 * MPa, 1e6),
+    "S355": (470 * MPa, 235 * MPa, 1e6),
     "304": (515 * MPa, 257.5 * MPa, 1e6),
     "6061-O": (124 * MPa, 62 * MPa, 5e8),
     "6061-T6": (310 * MPa, 96.5 * MPa, 5e8),

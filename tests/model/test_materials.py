@@ -22,7 +22,8 @@ def test_shipped_values_match_their_sources(name, density, E, nu, strength):
 
 
 def test_every_shipped_material_is_listed_and_only_grey_iron_is_brittle():
-    assert sorted(MATERIALS) == ["304", "6061-O", "6061-T6", "HT200", "steel_7801", "structural_steel"]
+    assert sorted(MATERIALS) == ["304", "316", "42CrMo4-QT", "6061-O", "6061-T6", "6082-T6", "7075-T6", "A356-T6",
+                                 "EN-GJS-400-15", "HT200", "S235", "S355", "steel_7801", "structural_steel"]
     assert {n for n, m in MATERIALS.items() if m.criterion == "max_principal"} == {"HT200"}
 
 
