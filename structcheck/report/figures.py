@@ -21,7 +21,7 @@ def _f32(a) -> np.ndarray:
 
 #: a plotted line keeps at most this many points (twice the buckets of :func:`min_max_points`): a page's plots
 #: hold every extreme of a history without the tens of thousands of samples a ringing study adds
-MAX_POINTS = 4000
+MAX_POINTS = 2000
 
 
 def min_max_points(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
