@@ -2,6 +2,8 @@ import fcntl
 import importlib.util
 import json
 import os
+import platform
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,6 +27,45 @@ PAPER004_STUDY = ROOT / "studies" / "loading_unloading_6dof.py"
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+def in_ci() -> bool:
+    """True under CI: the environment variable CI set (CI=true, as CI services and .ci/run's callers set it)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require(available: bool, what: str, install: str, installable: bool = True) -> None:
+    """For a test that needs a required tool: on a developer's machine without it the test skips, saying what to
+    install; under CI (:func:`in_ci`) it fails, so a CI machine that lacks a tool never passes with its tests unrun
+    (.ci/run installs them all). ``installable`` False: the tool has no build for this machine (a skip, also in CI).
+    The required tools: Debian's chromium (the report pages' browser tests), Dask distributed (the test extra), MKL
+    PARDISO (pypardiso) and ISA-L (isal) where they have wheels (pyproject's markers: x86-64; isal also arm64).
+    Optional, never required: CHOLMOD (scikit-sparse; its solver tests run where it is installed)."""
+    if available:
+        return
+    if not installable:
+        pytest.skip(f"{what} has no build for this machine ({platform.machine()})")
+    if in_ci():
+        pytest.fail(f"{what} is missing on this CI machine, which must run every test: {install}", pytrace=False)
+    pytest.skip(f"{what} is not installed: {install}")
+
+
+def require_pardiso() -> None:
+    """MKL PARDISO, the default sparse solver where MKL has wheels (x86-64 Linux, Windows, macOS)."""
+    from structcheck.fe.solvers import available_backends
+
+    require("pardiso" in available_backends(), "MKL PARDISO (pypardiso)", "pip install pypardiso (a dependency "
+            "where MKL has wheels)", installable=platform.machine() in ("x86_64", "AMD64")
+            and sys.platform in ("linux", "win32", "darwin"))
+
+
+def importable(module: str) -> bool:
+    """Whether ``module`` imports (a dotted name: its parent packages too)."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
 
 
 def load_paper004_module():
@@ -133,12 +174,11 @@ def template_run(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Debian chromium (one per test process), for the report pages (tests/report); the tests that need
-    it skip only where it is missing."""
-    from browser_pages import CHROMIUM, LAUNCH_ARGS, NO_CHROMIUM  # tests/report, on the path once collected
+    """Headless Debian chromium (one per test process), for the report pages (tests/report); where it is missing the
+    tests that need it skip on a developer's machine and fail under CI (:func:`require`)."""
+    from browser_pages import CHROMIUM, INSTALL_CHROMIUM, LAUNCH_ARGS  # tests/report, on the path once collected
 
-    if CHROMIUM is None:
-        pytest.skip(NO_CHROMIUM)
+    require(CHROMIUM is not None, "Debian's chromium", INSTALL_CHROMIUM)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -34,6 +34,19 @@ def test_the_first_two_commands_are_the_headline_run_and_ci_test_command():
     assert k2 == "bash" and install_test.strip() in ci.splitlines()
 
 
+def test_ci_runs_the_slow_tests_and_needs_every_required_tool():
+    """.ci/run: CI=true (a missing required tool fails the tests: conftest.require), chromium installed with the
+    other required packages where a failure stops the run (no `|| true`) and checked, and after the README's
+    command a second stage of the slow tests."""
+    lines = [x.strip() for x in (ROOT / ".ci" / "run").read_text().splitlines()]
+    readme = lines.index(BLOCKS[1][1].strip())
+    slow = next(k for k, x in enumerate(lines) if x.startswith("python -m pytest -q -m slow "))
+    assert "export CI=true" in lines[:readme] and slow > readme
+    install = next(k for k, x in enumerate(lines) if x.startswith("apt-get install") and "libgl1" in x)
+    assert lines[install + 1].startswith("chromium") and "||" not in lines[install] + lines[install + 1]
+    assert "if ! command -v chromium >/dev/null 2>&1; then" in lines[:readme]
+
+
 def test_the_headline_command_is_the_study_run_the_suite_checks(paper004_run):
     """The first command runs the study script, whose main() runs ``study`` into --out: the run that
     tests/study/test_readme_numbers.py holds the README's numbers against."""
@@ -75,8 +88,10 @@ def test_every_later_block_runs_in_order(template_run, tmp_path, monkeypatch, ca
     assert (folder / "results" / "thin" / "summary.json").is_file()
 
 
-@pytest.mark.parametrize("link", re.findall(r"\]\(([^)#]+)\)", README))
+LINKS = re.findall(r"\]\(([^)#]+)\)", README)
+
+
+@pytest.mark.parametrize("link", [x for x in LINKS if not x.startswith("http")])  # web links: the tests run offline
 def test_every_link_of_the_readme_exists(link):
-    if link.startswith("http"):
-        pytest.skip("external")
     assert (ROOT / link).exists(), link
+

@@ -242,6 +242,8 @@ def test_a_refinement_ball_of_the_sizing_meshes_the_imported_part_finer_there(tm
     x = part.mesh.p.T[part.mesh.t[:4].T]  # (m, 4, 3) vertices
     h = np.linalg.norm(x[:, [0, 0, 0, 1, 1, 2]] - x[:, [1, 2, 3, 2, 3, 3]], axis=2).mean(axis=1)
     d = np.linalg.norm(x.mean(axis=1) - centre, axis=1)
+    # gmsh meets a requested element size to about 30% (tests/fe/test_fillet.py, tests/study/test_converge.py); the
+    # ball's 2 mm and the part's 10 mm are 5x apart, so 35% still tells them apart
     assert np.median(h[d < 0.003]) == pytest.approx(0.002, rel=0.35)
     assert np.median(h[d > 0.05]) == pytest.approx(0.01, rel=0.35)
     with pytest.raises(InputError, match="refinement ball 0 of link 'upper': size"):

@@ -238,7 +238,7 @@ def test_screening_never_drops_a_damaged_node(material, mean_stress):
     assert_allclose(fast.damage_per_cycle, full.damage_per_cycle, rtol=0, atol=0)
     assert fast.safety_factor == full.safety_factor
     assert (full.damage_per_cycle[fast.screened] == 0).all()
-    assert (fast.damage_per_cycle > 0).any() or fast.screened.any()
+    assert (full.damage_per_cycle > 0).any()  # damaged nodes the screen must keep (what it skips: the next test)
 
 
 def test_screening_skips_nodes_in_the_test_field():

@@ -32,10 +32,12 @@ def test_first_available_backend_is_the_one_used(monkeypatch):
     assert available_backends()[0] == default_backend() == factorize(sp.eye(3) * 2.0).backend == "superlu"
 
 
-@pytest.mark.skipif("pardiso" not in available_backends(), reason="MKL PARDISO not installed")
 def test_pardiso_runs_in_mkl_reproducible_mode(rng):
     """PARDISO is asked for conditional numerical reproducibility (CNR) with a fixed thread count, and the same
     system factorized twice gives the same bits."""
+    from conftest import require_pardiso
+
+    require_pardiso()
     from structcheck.fe.solvers import mkl_settings
 
     n = 3000

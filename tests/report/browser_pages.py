@@ -14,7 +14,7 @@ import numpy as np
 CHROMIUM = shutil.which("chromium")
 # WebGL without a GPU: chromium's software renderer (SwiftShader through ANGLE)
 LAUNCH_ARGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
-NO_CHROMIUM = "Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)"
+INSTALL_CHROMIUM = "apt-get install chromium (Debian's; playwright drives it, never a browser it downloads)"
 
 
 @dataclass

@@ -42,11 +42,16 @@ def test_load_gives_the_summary_frames_peaks_envelopes_and_histories(folder):
     assert set(res.joints) >= {"time_s", "q_joint1"} and len(res.links["time_s"]) == len(res.joints["time_s"])
 
 
-def test_pyvista_reads_robot_vtkhdf_as_a_multiblock_of_links(folder):
+def test_pyvista_reads_robot_vtkhdf_as_a_multiblock_of_links(folder, request):
+    """The hdf layout's robot.vtkhdf is a MultiBlock of the links with their fields; the pvd layout writes
+    ParaView's collection robot.pvd instead (its frames in vtk/), no robot.vtkhdf."""
     import pyvista as pv
 
-    if not (folder / "robot.vtkhdf").is_file():
-        pytest.skip("the pvd layout has robot.pvd")
+    if request.node.callspec.params["folder"] == "pvd":
+        assert (folder / "robot.pvd").is_file() and (folder / "vtk").is_dir()
+        assert not (folder / "robot.vtkhdf").exists()
+        return
+    assert not (folder / "robot.pvd").exists()
     robot = pv.read(folder / "robot.vtkhdf")
     assert isinstance(robot, pv.MultiBlock) and robot.keys() == ["beam"]
     assert set(robot["beam"].point_data) >= {"displacement", "von_mises", "equivalent_strain", "safety_factor"}

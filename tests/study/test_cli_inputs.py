@@ -324,7 +324,12 @@ def test_motion_profiles_and_joint_limits_refuse_nan_naming_the_input():
 
 def test_set_reaches_a_field_of_a_part_of_the_study(tmp_path):
     """--set part.field sets a Study setting after build(): fatigue switched on from the command line, with its
-    duty in summary.json; a bad value names the field, exit 2, before anything is written."""
+    duty in summary.json; a bad value names the field, exit 2, before anything is written.
+
+    The verdict: the cantilever holds its 100 N tip force at rest, 6 F L / h^3 = 30 MPa at the root (34.7 MPa at
+    the clamped edge) against structural steel's 250 MPa, a safety factor of about 7 > 1.5: it passes (exit 0).
+    Its stress does not change over the duty cycle (no motion, a constant force), so there is no stress range to
+    count: zero damage, an infinite life; and no design life is given, so fatigue gives no verdict."""
     import json
 
     from helpers import write_small_study
@@ -333,10 +338,13 @@ def test_set_reaches_a_field_of_a_part_of_the_study(tmp_path):
 
     script, out = write_small_study(tmp_path), tmp_path / "out"
     assert main(["run", str(script), "--out", str(out), "--quiet", "--no-vtk", "--set", "fatigue.cycles_per_hour=100",
-                 "--set", "fatigue.method=signed_von_mises", "--set", "study.flexibility=link"]) in (0, 1)
+                 "--set", "fatigue.method=signed_von_mises", "--set", "study.flexibility=link"]) == 0
     s = json.loads((out / "summary.json").read_text())
     assert s["fatigue"]["cycles_per_hour"] == 100 and s["fatigue"]["method"] == "signed_von_mises"
-    assert s["flexibility"] == "link" and s["links"]["beam"]["fatigue_infinite_life"] in (True, False)
+    beam = s["links"]["beam"]
+    assert s["flexibility"] == "link" and s["passed"] and 1.5 < beam["min_safety_factor"] < 250 / 30
+    assert beam["fatigue_infinite_life"] is True and beam["fatigue_damage_per_cycle"] == 0.0
+    assert beam["min_fatigue_life_cycles"] is None and s["fatigue"]["design_life_cycles"] is None
     bad = tmp_path / "bad"
     assert main(["run", str(script), "--out", str(bad), "--set", "fatigue.design_life_hours=-3"]) == 2
     assert not bad.exists()

@@ -159,12 +159,13 @@ def test_map_in_threads_raises_the_first_error_and_starts_nothing_after_it(monke
     assert len(started) <= 3  # the bad one and at most the two running beside or after it
 
 
-@pytest.mark.skipif("pardiso" not in __import__("structcheck.fe.solvers", fromlist=["x"]).available_backends(),
-                    reason="MKL PARDISO")
 def test_map_in_threads_gives_each_thread_its_share_of_mkl_and_the_same_bits_every_time(monkeypatch):
     """PARDISO factorizations in two threads: each thread's MKL runs on one thread (2 cores / 2 threads) and its
     factorization asks for reproducibility with that count, the caller's MKL count is as before, the solutions
     solve their systems (relative residual 1e-12) and two passes give the same bits."""
+    from conftest import require_pardiso
+
+    require_pardiso()
     import numpy as np
     import scipy.sparse as sp
 

@@ -49,8 +49,15 @@ def test_quick_look_is_coarser_and_says_so(runs, capsys):
     assert "Static renders" in (runs[0] / "results" / "arm" / "report.html").read_text()
     # statics are mesh-independent: the elbow at rest holds the same torque on both meshes
     assert quick.joints["tau_elbow"][-1] == pytest.approx(full.joints["tau_elbow"][-1], rel=1e-9)
-    for name, L in full.summary.links.items():  # a coarse look, not a different answer
-        assert quick.summary.links[name].max_von_mises_pa == pytest.approx(L.max_von_mises_pa, rel=0.25)
+    # a coarse look, not a different answer: its peaks, measured 2026-11-28 against the full run, are low, as a
+    # coarser mesh resolves less of the stress concentration near the tubes' joint ends: upper arm -5.0 %, forearm
+    # -19.0 % (the template's quick accuracy; structcheck.quick quotes one only for the headline). Held to those
+    # within 3 points: a change of the loads or the motion moves both meshes alike, one of the meshes moves this.
+    measured = {"upper": -0.050, "fore": -0.190}
+    assert set(full.summary.links) == set(measured)
+    for name, L in full.summary.links.items():
+        error = quick.summary.links[name].max_von_mises_pa / L.max_von_mises_pa - 1
+        assert error == pytest.approx(measured[name], abs=0.03), name
 
 
 def test_compare_keeps_quick_and_full_apart(runs, capsys):
@@ -58,7 +65,17 @@ def test_compare_keeps_quick_and_full_apart(runs, capsys):
     assert main(["compare", str(full), str(tmp / "quick")]) == 2
     err = capsys.readouterr().err
     assert "is a quick look" in err and "--allow-quick" in err and "\n" not in err.strip()
-    assert main(["compare", str(full), str(tmp / "quick"), "--allow-quick", "--tolerance", "100"]) in (0, 1)
+    # allowed, it compares: the quick look's peaks and deflections are all lower (above), so as the candidate it
+    # regresses nothing even at 1 %; the other way round the full run's forearm peak is 23 % above the quick look's
+    # (1 / 0.81): a regression beyond 10 %, not beyond 30 %
+    quick_args = ["--allow-quick", "--tolerance"]
+    assert main(["compare", str(full), str(tmp / "quick"), *quick_args, "1"]) == 0
+    assert "0 regression(s) beyond 1%: OK" in capsys.readouterr().out
+    assert main(["compare", str(tmp / "quick"), str(full), *quick_args, "10"]) == 1
+    out = capsys.readouterr().out
+    assert "NOT OK" in out and any(line.startswith("fore") and "max von Mises MPa" in line and "REGRESSED" in line
+                                   for line in out.splitlines())
+    assert main(["compare", str(tmp / "quick"), str(full), *quick_args, "30"]) == 0
 
 
 def test_a_script_with_mesh_part_is_re_meshed_through_it(tmp_path, capsys):

@@ -190,7 +190,11 @@ def build(tip_force_n=100.0, required_safety_factor=1.5):
 
 
 def test_dask_cluster_gives_the_same_sweep_csv(swept, tmp_path):
-    distributed = pytest.importorskip("distributed")
+    from conftest import importable, require
+
+    require(importable("distributed"), "Dask distributed", "pip install -e '.[test]' (the test extra has it)")
+    import distributed
+
     study, local = swept
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) \
             as cluster, distributed.Client(cluster) as client:

@@ -29,7 +29,12 @@ def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(templ
 
 def test_converge_runs_on_the_template(template_run, capsys):
     """`structcheck converge` on the copied template (one link, the three default levels: about 15 s): its
-    mesh_part re-meshes the tube finer at each level (more nodes each time) and the table is printed."""
+    mesh_part re-meshes the tube finer at each level (more nodes each time) and the table is printed.
+
+    The verdict is exit 0, and why: the forearm's peak sits on the clamped edge of its elbow face, a singular point
+    whose stress grows without bound as the mesh refines (measured 11.9, 12.3, 13.0 MPa), so it is judged on the
+    peak away from the support band, which stays within the 3% tolerance (measured scatter 2.3%); and its safety
+    factor, about 20, is far from the required 1.5, so no verdict can flip within that error."""
     import os
 
     from structcheck.cli import main
@@ -41,13 +46,18 @@ def test_converge_runs_on_the_template(template_run, capsys):
     finally:
         os.chdir(cwd)
     out = capsys.readouterr().out
-    assert code in (0, 1), out  # a verdict on the mesh, not bad input
+    assert code == 0, out
     assert "meshes: the study's mesh_part(link, size_factor)" in out
+    assert "every peak converged; no verdict within its error of the required safety factor" in out
     import json
 
-    levels = json.loads((template_run / "converge.json").read_text())["links"]["fore"]["levels"]
-    nodes = [lv["n_nodes"] for lv in levels]
+    fore = json.loads((template_run / "converge.json").read_text())["links"]["fore"]
+    nodes = [lv["n_nodes"] for lv in fore["levels"]]
     assert nodes[0] < nodes[1] < nodes[2], nodes
+    peak = fore["peak"]  # levels from the finest mesh (smallest size factor h) to the coarsest
+    assert peak["h"] == sorted(peak["h"]) and peak["values_pa"] == sorted(peak["values_pa"], reverse=True)
+    assert fore["judged"] == "away_from_support" and fore["away_from_support"]["scatter"] < 0.03
+    assert fore["passes"] and not fore["may_flip"] and fore["safety_factor_band"][0] > 10 * 1.5
 
 
 def test_converge_on_a_study_without_mesh_part_names_what_to_add_in_one_line(template_run, tmp_path, capsys):
