@@ -357,6 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     import_cad.add_parser(sub, [common])
+    from .model.adams.commands import add_parser as add_adams
+
+    add_adams(sub, [common])
     from .rerun import add_parser as add_rerun
 
     add_rerun(sub, [common], _report)
