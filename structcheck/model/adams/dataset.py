@@ -88,7 +88,12 @@ def read_statements(path) -> tuple[list[Statement], str]:
             continue
         raw.append([k, body, name])
         name = None
-    return [_statement(path, k, text, name) for k, text, name in raw], lines[0].strip()
+    out = []
+    for k, text, name in raw:  # nothing after END is read
+        out.append(_statement(path, k, text, name))
+        if out[-1].kind == "END":
+            break
+    return out, lines[0].strip()
 
 
 def match(word: str, choices, what: str, where: str) -> str:
