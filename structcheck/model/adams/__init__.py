@@ -1,6 +1,7 @@
 """ADAMS/Solver datasets (.adm): :func:`read_adm` into the project's robot, laws and loads; :func:`write_adm` a
 study back into one. See docs/from_adams.md."""
-from .read import AdamsModel, read_adm
+from .model import AdamsModel
+from .read import read_adm
 
 __all__ = ["AdamsModel", "read_adm", "write_adm"]
 

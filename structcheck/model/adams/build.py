@@ -11,6 +11,8 @@ from ...errors import InputError
 from ...motion import MotionLaw
 from ..links import Joint, Link
 from ..robot import Robot
+from .forces import read_forces
+from .model import JOINT_KINDS, MOTION_KINDS, AdamsModel
 from .values import number, numbers, placement
 
 AXIS = {True: (0.0, 0.0, 1.0), False: (0.0, 0.0, -1.0)}  # child marker is I: +z; is J: -z
@@ -18,8 +20,6 @@ AXIS = {True: (0.0, 0.0, 1.0), False: (0.0, 0.0, -1.0)}  # child marker is I: +z
 
 def build_model(data, title: str):
     """The AdamsModel of the sorted statements ``data`` (read._Data)."""
-    from .read import AdamsModel
-
     L = data.units.length
     ground = [p for p in data.parts.values() if "GROUND" in p.flags]
     if len(ground) != 1:
@@ -63,15 +63,11 @@ def build_model(data, title: str):
     for st in tree:
         if st[0].id not in {int(m.args["JOINT"][0]) for m in data.motions.values()} and st[0].flags - {"FIXED"}:
             data.notes.append(f"line {st[0].line}: {names['JOINT', st[0].id]} has no MOTION: held at home")
-    from .forces import read_forces
-
     point_forces, stiffness = read_forces(data, names, mpart, part_T, marker_T, gid, tree)
     return AdamsModel(robot, motion, text, point_forces, data.gravity, stiffness,
                       {k: v.args["_xy"] for k, v in data.splines.items()},
                       {k: v.args["FUNCTION"][0] for k, v in data.variables.items()}, data.units, title, data.notes)
 
-
-JOINT_KINDS = {"REVOLUTE": "revolute", "TRANSLATIONAL": "prismatic", "FIXED": "fixed"}
 
 
 def _ref(text, table, kind, data, st):
@@ -195,8 +191,6 @@ def _structural_markers(data) -> set:
 
 def _motions(data, names, homes) -> tuple[dict, dict]:
     """joint name -> MotionLaw (offset from home) and -> its text, from the MOTIONs."""
-    from .read import MOTION_KINDS
-
     splines = {k: v.args["_xy"] for k, v in data.splines.items()}
     variables = {k: v.args["FUNCTION"][0] for k, v in data.variables.items()}
     motion, text = {}, {}

@@ -50,15 +50,26 @@ def add_parser(sub, parents) -> None:
 
 def run_export(args) -> int:
     """The ``export-adams`` command; 0 done, InputError (exit 2) for bad input."""
-    from ...cli import _params
+    from ...scripthelp import json_or_str
     from ...script import build_study
     from .write import write_adm
 
-    study = build_study(args.study, _params(args.set))
+    study = build_study(args.study, _sets(args.set or [], json_or_str))
     path = write_adm(study, args.output)
     print(f"wrote {path} (study {study.name!r}, SI units); check it in ADAMS, or read it back: "
           f"structcheck import-adams {path} --links LINKS.toml --out DIR")
     return 0
+
+
+def _sets(items: list[str], value) -> dict:
+    """--set name=value pairs (values as JSON numbers, booleans or text: ``value``)."""
+    out = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise InputError(f"--set expects name=value with a build() parameter's name, e.g. wall_mm=5; got {item!r}")
+        out[key.strip()] = value(raw)
+    return out
 
 
 def read_links(path, model) -> dict:

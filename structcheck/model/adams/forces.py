@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...motion import MotionLaw
+from .model import STIFFNESS
 from .values import number
 
 
 def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple, dict]:
     """(point forces, joint name -> torsional stiffness [N m/rad]) from the dataset's force statements."""
     from ...study import PointForce
-    from .read import STIFFNESS
 
     splines = {k: v.args["_xy"] for k, v in data.splines.items()}
     variables = {k: v.args["FUNCTION"][0] for k, v in data.variables.items()}
@@ -52,8 +52,7 @@ def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple,
         return marker_T[m][:3, :3]
 
     def joint_of(st, where):
-        parts = frozenset(mpart.get(marker(st, k, where)) for k in ("I", "J"))
-        if parts not in revolute:
+        if (parts := frozenset(mpart.get(marker(st, k, where)) for k in ("I", "J"))) not in revolute:
             raise InputError(f"{where}: a torsional spring is read as a joint's stiffness; its I and J markers must "
                              f"be on the two parts of a REVOLUTE joint")
         return names["JOINT", revolute[parts].id]

@@ -10,38 +10,12 @@ as ADAMS takes it) becomes the law f(t) - home (the project's laws are offsets f
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
 from ...errors import InputError
-from ..robot import Robot
 from .dataset import SKIPPED, Statement, read_statements
+from .build import build_model
+from .model import JOINT_KINDS, MOTION_KINDS, AdamsModel
 from .units import Units, read_units
 from .values import numbers
-
-JOINT_KINDS = {"REVOLUTE": "revolute", "TRANSLATIONAL": "prismatic", "FIXED": "fixed"}
-MOTION_KINDS = {"ROTATION": "revolute", "TRANSLATION": "prismatic"}
-
-
-@dataclass
-class AdamsModel:
-    """A dataset read: ``robot`` (Robot; links named by Adams View's ``adams_view_name`` comments, else PART_id,
-    JOINT_id, MARKER_id), ``motion`` joint -> MotionLaw (offset from home [rad or m]), ``motion_text`` joint -> its
-    text, ``point_forces`` (structcheck.study.PointForce: magnitude [N] along a world direction), ``gravity`` (3,)
-    [m/s^2], ``joint_stiffness`` joint -> [N m/rad], the dataset's ``splines`` (id -> (x, y)) and ``variables``
-    (id -> text) the laws use, ``units``, ``title`` and ``notes`` (what was skipped, assumed or held)."""
-
-    robot: Robot
-    motion: dict
-    motion_text: dict
-    point_forces: tuple
-    gravity: tuple
-    joint_stiffness: dict
-    splines: dict
-    variables: dict
-    units: Units
-    title: str = ""
-    notes: list = field(default_factory=list)
 
 
 class _Data:
@@ -79,8 +53,6 @@ def read_adm(path) -> AdamsModel:
         if st.kind == "END":
             break
         _READERS[st.kind](data, st)
-    from .build import build_model
-
     return build_model(data, title)
 
 
@@ -162,7 +134,3 @@ _READERS = {
     "SFORCE": _force, "VFORCE": _force, "GFORCE": _force, "SPRINGDAMPER": _force, "BUSHING": _bushing,
     "ACCGRAV": _accgrav, "SPLINE": _spline, "VARIABLE": _variable, **dict.fromkeys(SKIPPED, _skip),
 }
-
-#: a torsional SFORCE that is a joint stiffness: FUNCTION = -k*AZ(i, j) (ADAMS's angle of I about J's z)
-STIFFNESS = re.compile(r"^\s*-\s*(?P<k>[0-9.eE+-]+)\s*\*\s*AZ\s*\(\s*(?P<i>\d+)\s*,\s*(?P<j>\d+)\s*\)\s*$", re.I)
-
