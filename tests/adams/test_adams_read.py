@@ -160,7 +160,8 @@ def _with(old: str, new: str) -> str:
     ("ROTATION, FUNCTION", "ROTATION, ACCELERATION, FUNCTION", 12, ("ACCELERATION",)),
     ("JOINT = 1, ROTATION", "I = 21, J = 10, B3", 12, ("between markers",)),                    # marker motion
     ("FUNCTION = 0.5*SIN(time)", "FUNCTION = 0.5*AZ(21, 10)", 12, ("AZ",)),                   # not of TIME
-    ("END", "JOINT/2, REVOLUTE, I = 22, J = 11\nEND", 16, ("closes a loop",)),                  # a closed loop
+    ("END", "JOINT/2, REVOLUTE, I = 22, J = 11\nMOTION/2, JOINT = 2, ROTATION, FUNCTION = 0\nEND", 17,
+     ("closes a loop",)),                                                                      # a driven loop joint
     ("END", "PART/3, MASS = 1, CM = 30\nMARKER/30, PART = 3\nEND", 16, ("not joined to ground",)),
     ("END", "BUSHING/1, I = 21, J = 10, K = 1, 1, 1\nEND", 16, ("BUSHING",)),
     ("SPRINGDAMPER/1, ROTATION", "SPRINGDAMPER/1, TRANSLATION", 14, ("translational SPRINGDAMPER",)),

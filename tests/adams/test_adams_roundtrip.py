@@ -13,18 +13,23 @@ from structcheck.model.adams import read_adm, write_adm
 from structcheck.script import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
-OPEN = ["two_link_arm", "loading_unloading_6dof", "kr500_identification", "cad_arm"]
-CLOSED = ["mg400", "hydraulic_arm", "pr1300_palletizer"]   # closed chains: refused (see docs/from_adams.md)
+# studies whose laws are ADAMS expressions: the same loads to 1e-12 of their peaks; pr1300_palletizer's laws are
+# Cartesian lines (no expression): written as AKISPL splines of 4001 samples, whose accelerations (Akima: C1 only)
+# are within about 1 % of the law's, so its loads are held to 2e-2 of their peaks.
+TOLERANCE = {"two_link_arm": 1e-12, "loading_unloading_6dof": 1e-12, "kr500_identification": 1e-12,
+             "cad_arm": 1e-12, "mg400": 1e-12, "hydraulic_arm": 1e-12, "pr1300_palletizer": 2e-2}
 # studies/paper001_lagrange.py and studies/pr1300_paper.py hold no Study (paper checks, no robot run)
 
 
-@pytest.mark.parametrize("name", OPEN)
+@pytest.mark.parametrize("name", sorted(TOLERANCE))
 def test_export_then_import_gives_the_same_joint_loads(tmp_path, name):
     """Torques (or forces) and joint reactions (world axes: a joint whose axis is not z gets its ADAMS markers
     turned, so the reimported child frame is turned too) on the analysis grid, to 1e-12 of each quantity's peak.
-    Budget: 17-digit numbers and the REULER round trip (1e-16 relative) through recursions (~1e-14)."""
+    Budget: 17-digit numbers and the REULER round trip (1e-16 relative) through recursions and the closed chains'
+    loop closure (~1e-14). Closed chains come back as closed chains with the same cut joints."""
     study = load_study(ROOT / "studies" / f"{name}.py")
     model = read_adm(write_adm(study, tmp_path / "model.adm"))
+    tol = TOLERANCE[name]
     assert set(study.robot.joint_names) <= set(model.robot.joint_names)
     t = np.linspace(0.0, study.t_end, 101)
     a, b = joint_loads(study, t), joint_loads(imported_study(model, study), t)
@@ -33,15 +38,21 @@ def test_export_then_import_gives_the_same_joint_loads(tmp_path, name):
     assert peak_tau > 0.1 and peak_w > 1.0
     for joint, (tau, w) in a.items():
         if tau is not None:
-            assert np.abs(tau - b[joint][0]).max() < 1e-12 * peak_tau, joint
-        assert np.abs(w - b[joint][1]).max() < 1e-12 * peak_w, joint
+            assert np.abs(tau - b[joint][0]).max() < tol * peak_tau, joint
+        assert np.abs(w - b[joint][1]).max() < tol * peak_w, joint
 
 
-@pytest.mark.parametrize("name", CLOSED)
-def test_closed_chains_are_refused_on_export(tmp_path, name):
-    study = load_study(ROOT / "studies" / f"{name}.py")
-    with pytest.raises(InputError, match="closed chain"):
-        write_adm(study, tmp_path / "model.adm")
+def test_a_chain_actuated_elsewhere_than_driven_is_refused_on_export(tmp_path):
+    from dataclasses import replace
+
+    from structcheck.rigid.closedchain import ClosedChain
+
+    study = load_study(ROOT / "studies" / "hydraulic_arm.py")
+    chain = study.robot
+    other = ClosedChain(chain.tree, chain.cuts, independent=chain.independent,
+                        actuated=["theta2", *chain.independent[1:]])
+    with pytest.raises(InputError, match="actuated"):
+        write_adm(replace(study, robot=other), tmp_path / "model.adm")
 
 
 def test_export_writes_what_adams_reads(tmp_path):

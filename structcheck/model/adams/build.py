@@ -36,7 +36,7 @@ def build_model(data, title: str):
                 for mid, m in data.markers.items() if "FLOATING" not in m.flags}
     mpart = {mid: int(m.args["PART"][0]) for mid, m in data.markers.items() if "PART" in m.args}
     names = _names(data, gid)
-    tree = _tree(data, gid, mpart)
+    tree, loops = _tree(data, gid, mpart)
     link_T = {gid: np.eye(4)}
     joints, homes = [], {}
     for st, parent, child, child_is_i in tree:
@@ -60,9 +60,15 @@ def build_model(data, title: str):
               for mid in marker_T if mid not in used and mpart[mid] in link_T}
     robot = Robot(links, joints, points, name=title.split()[0] if title.split() else "adams")
     motion, text = _motions(data, names, homes)
+    held = "passive (the loops move it)" if loops else "held at home"
     for st in tree:
         if st[0].id not in {int(m.args["JOINT"][0]) for m in data.motions.values()} and st[0].flags - {"FIXED"}:
-            data.notes.append(f"line {st[0].line}: {names['JOINT', st[0].id]} has no MOTION: held at home")
+            data.notes.append(f"line {st[0].line}: {names['JOINT', st[0].id]} has no MOTION: {held}")
+    if loops:
+        from ...rigid.closedchain import ClosedChain
+
+        robot = ClosedChain(robot, _cuts(data, loops, names, mpart, part_T, marker_T, link_T),
+                            independent=list(motion), name=robot.name)
     point_forces, stiffness = read_forces(data, names, mpart, part_T, marker_T, gid, tree)
     return AdamsModel(robot, motion, text, point_forces, data.gravity, stiffness,
                       {k: v.args["_xy"] for k, v in data.splines.items()},
@@ -94,39 +100,50 @@ def _names(data, gid) -> dict:
     return out
 
 
-def _tree(data, gid, mpart) -> list:
-    """The joints from GROUND outwards: (statement, parent part id, child part id, child holds I) in that order.
-    InputError for a joint that closes a loop, a marker of a joint not on a part, a part not joined to ground."""
+def _tree(data, gid, mpart) -> tuple[list, list]:
+    """The joints from GROUND outwards, (statement, parent part id, child part id, child holds I), each step the
+    first joint in the file that reaches a new part; and the joints left over, which close loops (cut joints).
+    InputError for a joint's marker not on a part, or a part not joined to ground."""
+    ends = {}
+    for st in data.joints.values():
+        pair = []
+        for k in ("I", "J"):
+            m = _ref(st.args[k][0], data.markers, "MARKER", data, st)
+            if m not in mpart:
+                raise InputError(f"{data.where(st)}: its {k} marker {m} is FLOATING; a joint's markers are on parts")
+            pair.append(mpart[m])
+        if pair[0] == pair[1]:
+            raise InputError(f"{data.where(st)}: its I and J markers are on the same part {pair[0]}")
+        ends[st.id] = pair
     placed, order, pending = {gid}, [], list(data.joints.values())
-    while pending:
-        progress = False
-        for st in list(pending):
-            ends = []
-            for k in ("I", "J"):
-                m = _ref(st.args[k][0], data.markers, "MARKER", data, st)
-                if m not in mpart:
-                    raise InputError(f"{data.where(st)}: its {k} marker {m} is FLOATING; a joint's markers are on parts")
-                ends.append(mpart[m])
-            pi, pj = ends
-            if pi == pj:
-                raise InputError(f"{data.where(st)}: its I and J markers are on the same part {pi}")
-            if pi in placed and pj in placed:
-                raise InputError(f"{data.where(st)}: this joint closes a loop (both its parts are already joined to "
-                                 f"ground); closed loops are not read from ADAMS yet: build a structcheck.ClosedChain "
-                                 f"with a CutJoint for it (docs/from_adams.md)")
-            if pi in placed or pj in placed:
-                child_is_i = pj in placed
-                order.append((st, pj if child_is_i else pi, pi if child_is_i else pj, child_is_i))
-                placed.add(pi if child_is_i else pj)
-                pending.remove(st)
-                progress = True
-        if not progress:
+    while True:
+        step = next((st for st in pending if (ends[st.id][0] in placed) != (ends[st.id][1] in placed)), None)
+        if step is None:
             break
+        pi, pj = ends[step.id]
+        child_is_i = pj in placed
+        order.append((step, pj if child_is_i else pi, pi if child_is_i else pj, child_is_i))
+        placed.add(pi if child_is_i else pj)
+        pending.remove(step)
     loose = [p for pid, p in data.parts.items() if pid not in placed]
     if loose:
         raise InputError(f"{data.where(loose[0])}: PART/{loose[0].id} is not joined to ground by joints; every part "
                          f"must hang from GROUND through REVOLUTE, TRANSLATIONAL or FIXED joints")
-    return order
+    return order, pending
+
+
+def _cuts(data, cuts, names, mpart, part_T, marker_T, link_T) -> list:
+    """The loop-closing joints as structcheck CutJoints: from the J marker's part (A) to the I marker's (B), the
+    joint frames the markers, the axis their z."""
+    from ...rigid.closedchain import CutJoint
+
+    out = []
+    for st in cuts:
+        mi, mj = (int(st.args[k][0]) for k in ("I", "J"))
+        frame = {m: np.linalg.inv(link_T[mpart[m]]) @ part_T[mpart[m]] @ marker_T[m] for m in (mi, mj)}
+        out.append(CutJoint(names["JOINT", st.id], JOINT_KINDS[next(iter(st.flags))], names["PART", mpart[mj]],
+                            names["PART", mpart[mi]], frame[mj], frame[mi], np.array([0.0, 0.0, 1.0])))
+    return out
 
 
 def _home(M, jtype: str, child_is_i: bool, where: str) -> float:
@@ -144,7 +161,8 @@ def _home(M, jtype: str, child_is_i: bool, where: str) -> float:
         what = "share their origin and z axis" if jtype == "revolute" else "share their axes, on a common z axis"
         raise InputError(f"{where}: the joint's I and J markers do not {what} at the assembled position (offset "
                          f"{p.round(9).tolist()}, z {R[:, 2].round(9).tolist()}); place them so")
-    return value if child_is_i else -value
+    value = value if child_is_i else -value
+    return 0.0 if abs(value) < 1e-12 * (1.0 + np.abs(M[:3, 3]).max()) else float(value)  # rounding of an assembly at 0
 
 
 def _link(data, pid, name, mpart, marker_T, part_T, link_T) -> Link:
@@ -198,6 +216,10 @@ def _motions(data, names, homes) -> tuple[dict, dict]:
         where = data.where(st)
         jid = _ref(st.args["JOINT"][0], data.joints, "JOINT", data, st)
         jst = data.joints[jid]
+        if jid not in homes:
+            raise InputError(f"{where}: this MOTION drives a joint that closes a loop (the tree from GROUND reaches "
+                             f"its parts through earlier joints); drive a joint of the tree, or write the loop's "
+                             f"joints in another order")
         kind = next(MOTION_KINDS[f] for f in st.flags if f in MOTION_KINDS)
         jkind = JOINT_KINDS[next(iter(jst.flags))]
         if kind != jkind:

@@ -14,6 +14,7 @@ same model to rounding.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -66,9 +67,9 @@ def write_adm(study, path) -> Path:
     from ...study import prepare
 
     prep = prepare(study)
-    if prep.chain.cuts:
-        raise InputError(f"study {study.name!r}: a closed chain is not written as ADAMS (its cut joints would be "
-                         f"loop-closing JOINTs, which the reader refuses too); export its open tree by hand")
+    if set(prep.chain.actuated) != set(prep.chain.independent):
+        raise InputError(f"study {study.name!r}: its actuated joints {list(prep.chain.actuated)} differ from the "
+                         f"driven ones {list(prep.chain.independent)}; an ADAMS MOTION drives and actuates one joint")
     tree = prep.chain.tree
     mimics = [j.name for j in tree.joints if j.mimic is not None]
     if mimics:
@@ -78,6 +79,7 @@ def write_adm(study, path) -> Path:
                 "UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND"]
     parts, markers = _parts(w, tree)
     joint_markers = _joints(w, tree, parts)
+    _cut_joints(w, prep.chain.cuts, parts)
     _motions(w, study, prep, tree, joint_markers)
     _loads(w, study, prep, tree, parts, markers, joint_markers)
     g = np.asarray(study.gravity, float)
@@ -98,7 +100,8 @@ def _parts(w: _Writer, tree) -> tuple[dict, dict]:
             note = f"the base link {link.name!r} is GROUND (fixed to the world: its mass carries no joint load)"
             parts[link.name] = w.add("PART", link.name, "GROUND", comment=note)
             continue
-        I = np.asarray(link.inertia, float)
+        mass, com, I = _inertial(link)
+        link = replace(link, mass=mass, com=tuple(com))
         pid = w.next_id("PART")
         cm = w.next_id("MARKER")
         w.ids["PART"] -= 1
@@ -122,6 +125,22 @@ def _parts(w: _Writer, tree) -> tuple[dict, dict]:
     return parts, markers
 
 
+def _inertial(link) -> tuple[float, np.ndarray, np.ndarray]:
+    """The link's mass [kg], centre of mass (3,) [m] and inertia about it (3, 3) [kg m^2], link axes, its point
+    masses included (ADAMS has one inertial per PART)."""
+    mass, com, I = float(link.mass), np.asarray(link.com, float), np.asarray(link.inertia, float)
+    pts = [(float(p.mass), np.asarray(p.position, float)) for p in link.point_masses]
+    total = mass + sum(m for m, _ in pts)
+    if not pts or total == 0:
+        return mass, com, I
+    c = (mass * com + sum(m * r for m, r in pts)) / total
+    out = I.copy()
+    for m, r in [(mass, com), *pts]:
+        d = r - c
+        out += m * (d.dot(d) * np.eye(3) - np.outer(d, d))
+    return total, c, out
+
+
 def _joints(w: _Writer, tree, parts) -> dict:
     """JOINTs with their I (child, at the link frame) and J (parent, at the joint frame at home) markers, z along
     the axis: joint name -> (I, J)."""
@@ -136,6 +155,18 @@ def _joints(w: _Writer, tree, parts) -> dict:
         out[j.name] = (mi, mj)
         w.add("JOINT", j.name, TYPES[j.type][0], f"I = {mi}", f"J = {mj}")
     return out
+
+
+def _cut_joints(w: _Writer, cuts, parts) -> None:
+    """A closed chain's cut joints: JOINTs closing the loops (I on the child B, J on the parent A, z the axis);
+    the joints without a MOTION are then free in ADAMS, as the chain's passive joints are here."""
+    for c in cuts:
+        Ra = np.eye(4)
+        if c.type != "fixed":
+            Ra[:3, :3] = axes_from_z(c.axis)
+        mi = w.marker(parts[c.child], np.asarray(c.child_origin, float) @ Ra, f"{c.name}_i")
+        mj = w.marker(parts[c.parent], np.asarray(c.origin, float) @ Ra, f"{c.name}_j")
+        w.add("JOINT", c.name, TYPES[c.type][0], f"I = {mi}", f"J = {mj}", comment=f"{c.name} closes a loop")
 
 
 def _move(j, q: float) -> np.ndarray:
@@ -158,8 +189,11 @@ def _text(w: _Writer, law, prep, what: str) -> str:
         return _n(law)
     if isinstance(law, MotionLaw) and not law._named:
         return law.text
-    t = np.asarray(prep.grid.t, float)
-    t = np.unique(np.concatenate([t, np.linspace(t[0], t[-1], 2001)]))
+    t_end = float(prep.grid.t[-1])
+    t, h = np.linspace(0.0, t_end, 4001), t_end / 4000
+    breaks = np.array([b for b in getattr(law, "breakpoints", ()) if 0.0 < b < t_end], float)
+    if breaks.size:  # knots at the breakpoints, none closer than h/2 to one (uneven knots spoil the curvature)
+        t = np.sort(np.concatenate([t[np.abs(t[:, None] - breaks[None, :]).min(axis=1) > h / 2], breaks]))
     sid = w.add("SPLINE", None, f"X = {_ns(t)}", f"Y = {_ns(law.value(t))}",
                 comment=f"{what}: a law that is not an expression, sampled ({len(t)} samples) for AKISPL")
     return f"AKISPL(time, 0, {sid})"
