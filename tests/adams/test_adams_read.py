@@ -200,13 +200,14 @@ def test_abbreviations_continuations_and_skips(tmp_path):
 def test_vforce_torsional_sforce_spline_and_variable(tmp_path):
     """A VFORCE's components in its RM marker's axes (RM on GROUND, turned 180 deg about x: its z is world -z)
     become point forces along those world axes; SFORCE/ROTATION with FUNCTION = -k*AZ(I,J) a joint stiffness;
-    a MOTION with VARVAL of a VARIABLE and AKISPL of a SPLINE plays them (AKISPL passes through its knots)."""
+    a MOTION with VARVAL of a VARIABLE and AKISPL of a SPLINE, its FUNCTION broken over continuation lines after
+    an operator and inside parentheses, plays them (AKISPL passes through its knots)."""
     text = _with("SFORCE/1, TRANSLATION, ACTIONONLY, I = 22, J = 11, FUNCTION = 10",
                  "MARKER/12, PART = 1, FLOATING\nVFORCE/1, I = 22, JFLOAT = 12, RM = 11, FX = 3\\ FY = 0\\ FZ = "
                  "2*time\\")
     text = text.replace("SPRINGDAMPER/1, ROTATION, I = 21, J = 10, KT = 100",
                         "SFORCE/2, ROTATION, I = 21, J = 10, FUNCTION = -250.5*AZ(21, 10)")
-    text = text.replace("FUNCTION = 0.5*SIN(time)", "FUNCTION = VARVAL(7) + AKISPL(time, 0, 3)")
+    text = text.replace("FUNCTION = 0.5*SIN(time)", "FUNCTION = VARVAL(7) +\n, AKISPL(time, 0,\n, 3)")
     text = text.replace("END", "VARIABLE/7, FUNCTION = 0.5*SIN(time)\nSPLINE/3, X = 0, 1, 2, 3, Y = 0, 0.1, 0.4, "
                                "0.9\nEND")
     path = tmp_path / "v.adm"

@@ -84,7 +84,7 @@ def read_statements(path) -> tuple[list[Statement], str]:
         if body.lstrip().startswith(","):
             if not raw:
                 raise InputError(f"{path} line {k}: a continuation line (starting with ',') with no statement before")
-            raw[-1][1] += body
+            raw[-1][1] += _continued(raw[-1][1], body)
             continue
         raw.append([k, body, name])
         name = None
@@ -94,6 +94,15 @@ def read_statements(path) -> tuple[list[Statement], str]:
         if out[-1].kind == "END":
             break
     return out, lines[0].strip()
+
+
+def _continued(text: str, line: str) -> str:
+    """A continuation ``line`` (starting with ',') joined to the statement ``text``: an expression broken after an
+    operator or inside parentheses (``FUNCTION = STEP(...) +`` then ``, STEP(...)``) continues without the comma."""
+    tail = text.rstrip()
+    if tail.count("(") > tail.count(")") or tail.endswith(("+", "-", "*", "/", "(", "=")):
+        return " " + line.lstrip()[1:]
+    return line
 
 
 def match(word: str, choices, what: str, where: str) -> str:
