@@ -222,3 +222,22 @@ def test_vforce_torsional_sforce_spline_and_variable(tmp_path):
     assert model.robot.home[0] == pytest.approx(home, abs=1e-14)
     for t, y in zip((0.0, 1.0, 2.0, 3.0), (0, 0.1, 0.4, 0.9)):
         assert law.value(t) == pytest.approx(0.5 * np.sin(t) + y - home, abs=1e-14)
+
+
+def test_zp_xp_axes_and_ignored_initial_conditions(tmp_path):
+    """MARKER ZP/XP: z toward ZP, x toward XP in the z-x plane (the same frame as REULER = 0, 90D, 0 gives: z along
+    -y, x along x, XP's part along z dropped); PART initial velocities are noted as ignored."""
+    text = _with("MARKER/22, PART = 2, QP = 0.3, 0, 0", "MARKER/22, PART = 2, QP = 0.3, 0, 0, ZP = 0.3, -1, 0, "
+                 "XP = 1.3, 0.7, 0").replace("MASS = 2,", "MASS = 2, VX = 1,")
+    text = text.replace("TRANSLATION, ACTIONONLY, I = 22, J = 11", "TRANSLATION, ACTIONONLY, I = 20, J = 11")
+    path = tmp_path / "z.adm"
+    path.write_text(text.replace("END", "MARKER/25, PART = 2, QP = 0.3, 0, 0, REULER = 0, 90D, 0\nEND"))
+    model = read_adm(path)
+    assert any("VX ignored" in n for n in model.notes)
+    from structcheck.model.adams.values import placement
+
+    a = placement({"QP": ["0.3", "0", "0"], "ZP": ["0.3", "-1", "0"], "XP": ["1.3", "0.7", "0"]}, "x", 1.0,
+                  "QP", "ZP", "XP")
+    b = placement({"QP": ["0.3", "0", "0"], "REULER": ["0", "90D", "0"]}, "x", 1.0, "QP", "ZP", "XP")
+    assert np.abs(a - b).max() < 1e-15
+    _refused(tmp_path, text.replace(", XP = 1.3, 0.7, 0", ""), 9, "ZP without XP")

@@ -30,8 +30,8 @@ def build_model(data, title: str):
     for m in data.markers.values():
         if "FLOATING" not in m.flags and "PART" not in m.args:
             raise InputError(f"{data.where(m)}: the MARKER needs PART= (or FLOATING)")
-        if "PART" in m.args and _ref(m.args["PART"][0], data.parts, "PART", data, m) is None:
-            pass
+        if "PART" in m.args:
+            _ref(m.args["PART"][0], data.parts, "PART", data, m)
     marker_T = {mid: placement(m.args, data.where(m), L, "QP", "ZP", "XP")
                 for mid, m in data.markers.items() if "FLOATING" not in m.flags}
     mpart = {mid: int(m.args["PART"][0]) for mid, m in data.markers.items() if "PART" in m.args}

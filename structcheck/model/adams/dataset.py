@@ -15,7 +15,7 @@ from ...errors import InputError
 #: statement -> (keywords taking values, flags); expression keywords take the text up to '\' or the end
 KEYWORDS = {
     "PART": ("MASS CM IM IP QG REULER ZG XG VX VY VZ WX WY WZ VM WM EXACT", "GROUND"),
-    "MARKER": ("PART QP REULER ZP XP", "FLOATING USEXP"),
+    "MARKER": ("PART QP REULER ZP XP", "FLOATING"),
     "JOINT": ("I J IC ICTRAN ICROT", "REVOLUTE TRANSLATIONAL FIXED SPHERICAL CYLINDRICAL UNIVERSAL HOOKE PLANAR "
                                      "RACKPIN SCREW CONVEL"),
     "MOTION": ("JOINT I J FUNCTION ICDISP ICVEL", "ROTATION TRANSLATION DISPLACEMENT VELOCITY ACCELERATION "

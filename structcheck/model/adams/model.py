@@ -13,13 +13,13 @@ MOTION_KINDS = {"ROTATION": "revolute", "TRANSLATION": "prismatic"}
 
 @dataclass
 class AdamsModel:
-    """A dataset read: ``robot`` (Robot; links named by Adams View's ``adams_view_name`` comments, else PART_id,
+    """A dataset read: ``robot`` (a Robot, or a structcheck ClosedChain when joints close loops; links named by Adams View's ``adams_view_name`` comments, else PART_id,
     JOINT_id, MARKER_id), ``motion`` joint -> MotionLaw (offset from home [rad or m]), ``motion_text`` joint -> its
     text, ``point_forces`` (structcheck.study.PointForce: magnitude [N] along a world direction), ``gravity`` (3,)
     [m/s^2], ``joint_stiffness`` joint -> [N m/rad], the dataset's ``splines`` (id -> (x, y)) and ``variables``
     (id -> text) the laws use, ``units``, ``title`` and ``notes`` (what was skipped, assumed or held)."""
 
-    robot: Robot
+    robot: Robot | object
     motion: dict
     motion_text: dict
     point_forces: tuple

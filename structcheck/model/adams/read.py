@@ -52,8 +52,18 @@ def read_adm(path) -> AdamsModel:
     for st in statements:
         if st.kind == "END":
             break
+        ignored = sorted(set(st.args) & IGNORED) + sorted(st.flags & IGNORED)
+        if ignored:
+            data.notes.append(f"line {st.line}: {st.kind} {', '.join(ignored)} ignored (initial conditions and "
+                              f"extrapolation settings: the MOTIONs define the motion, splines extrapolate as "
+                              f"structcheck.motion.Spline does)")
         _READERS[st.kind](data, st)
     return build_model(data, title)
+
+
+#: accepted and noted, not used
+IGNORED = {"VX", "VY", "VZ", "WX", "WY", "WZ", "VM", "WM", "EXACT", "IC", "ICTRAN", "ICROT", "ICDISP", "ICVEL",
+           "LINEAR_EXTRAPOLATE"}
 
 
 def _skip(data: _Data, st: Statement):

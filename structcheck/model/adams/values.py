@@ -81,10 +81,12 @@ def placement(args: dict, where: str, length: float, q: str, z: str, x: str) -> 
     if "REULER" in args:
         T[:3, :3] = reuler(*numbers(args, "REULER", 3, where, angle=True))
     elif z in args:
+        if x not in args:  # ADAMS would pick an x axis by its own rule; the joint angles depend on it
+            raise InputError(f"{where}: {z} without {x}; give {x} too (a point in the x-z plane), or REULER")
         zp = np.array(numbers(args, z, 3, where)) * length - T[:3, 3]
         if np.linalg.norm(zp) == 0:
             raise InputError(f"{where}: {z} is the origin itself; give a point on the z axis")
-        xp = np.array(numbers(args, x, 3, where)) * length - T[:3, 3] if x in args else None
+        xp = np.array(numbers(args, x, 3, where)) * length - T[:3, 3]
         try:
             T[:3, :3] = axes_from_z(zp, xp)
         except InputError as exc:
