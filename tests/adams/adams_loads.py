@@ -20,6 +20,8 @@ def joint_loads(study: Study, t: np.ndarray) -> dict:
 
 
 def imported_study(model, like: Study) -> Study:
-    """A Study of the ADAMS model ``model`` (AdamsModel) with ``like``'s time span, no parts (rigid stage only)."""
+    """A Study of the ADAMS model ``model`` (AdamsModel) with ``like``'s time span and initial state (a dataset
+    has neither), no parts (rigid stage only)."""
+    state = {"initial_state": like.initial_state} if hasattr(like, "initial_state") else {}
     return Study(name=like.name, robot=model.robot, motion=model.motion, parts={}, t_end=like.t_end,
-                 point_forces=model.point_forces, gravity=model.gravity, inertia_from_meshes=False)
+                 point_forces=model.point_forces, gravity=model.gravity, inertia_from_meshes=False, **state)
