@@ -357,15 +357,15 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     import_cad.add_parser(sub, [common])
-    from .model.adams.commands import add_parser as add_adams
-
-    add_adams(sub, [common])
     from .rerun import add_parser as add_rerun
 
     add_rerun(sub, [common], _report)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
     k.set_defaults(func=_cmd_cache)
+    from .model.adams.commands import add_parser as add_adams
+
+    add_adams(sub, [common])
     return p
 
 
