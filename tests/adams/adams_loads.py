@@ -19,9 +19,10 @@ def joint_loads(study: Study, t: np.ndarray) -> dict:
     return out
 
 
-def imported_study(model, like: Study) -> Study:
+def imported_study(model, like: Study, moving: bool = False) -> Study:
     """A Study of the ADAMS model ``model`` (AdamsModel) with ``like``'s time span and initial state (a dataset
-    has neither), no parts (rigid stage only)."""
-    state = {"initial_state": like.initial_state} if hasattr(like, "initial_state") else {}
+    has neither; ``moving``: under way at t = 0 whatever ``like``'s, for laws sampled into splines, whose end slopes
+    are not exactly 0), no parts (rigid stage only)."""
+    state = {"initial_state": "moving" if moving else like.initial_state} if hasattr(like, "initial_state") else {}
     return Study(name=like.name, robot=model.robot, motion=model.motion, parts={}, t_end=like.t_end,
                  point_forces=model.point_forces, gravity=model.gravity, inertia_from_meshes=False, **state)

@@ -15,7 +15,8 @@ from structcheck.script import load_study
 ROOT = Path(__file__).resolve().parents[2]
 # studies whose laws are ADAMS expressions: the same loads to 1e-12 of their peaks; pr1300_palletizer's laws are
 # Cartesian lines (no expression): written as AKISPL splines of 4001 samples, whose accelerations (Akima: C1 only)
-# are within about 1 % of the law's, so its loads are held to 2e-2 of their peaks.
+# are within about 1 % of the law's, so its loads are held to 2e-2 of their peaks (and its spline's slope at t = 0
+# is ~1e-7/s, not 0: the imported study starts under way).
 TOLERANCE = {"two_link_arm": 1e-12, "loading_unloading_6dof": 1e-12, "kr500_identification": 1e-12,
              "cad_arm": 1e-12, "mg400": 1e-12, "hydraulic_arm": 1e-12, "pr1300_palletizer": 2e-2}
 # studies/paper001_lagrange.py and studies/pr1300_paper.py hold no Study (paper checks, no robot run)
@@ -32,7 +33,7 @@ def test_export_then_import_gives_the_same_joint_loads(tmp_path, name):
     tol = TOLERANCE[name]
     assert set(study.robot.joint_names) <= set(model.robot.joint_names)
     t = np.linspace(0.0, study.t_end, 101)
-    a, b = joint_loads(study, t), joint_loads(imported_study(model, study), t)
+    a, b = joint_loads(study, t), joint_loads(imported_study(model, study, moving=tol > 1e-12), t)
     peak_tau = max(np.abs(tau).max() for tau, _ in a.values() if tau is not None)
     peak_w = max(np.abs(w).max() for _, w in a.values())
     assert peak_tau > 0.1 and peak_w > 1.0
