@@ -34,4 +34,3 @@ class AdamsModel:
 
 #: a torsional SFORCE that is a joint stiffness: FUNCTION = -k*AZ(i, j) (ADAMS's angle of I about J's z)
 STIFFNESS = re.compile(r"^\s*-\s*(?P<k>[0-9.eE+-]+)\s*\*\s*AZ\s*\(\s*(?P<i>\d+)\s*,\s*(?P<j>\d+)\s*\)\s*$", re.I)
-
