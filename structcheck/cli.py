@@ -294,6 +294,7 @@ class _StudyHelp(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     from .cad import starter as import_cad
+    from .model.adams import commands as adams_commands
 
     common = _traceback_option()
     p = argparse.ArgumentParser(prog="structcheck", description=DESCRIPTION, epilog=EPILOG,
@@ -366,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
     k.set_defaults(func=_cmd_cache)
+    adams_commands.add_parser(sub, [common])
     return p
 
 

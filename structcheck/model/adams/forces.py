@@ -1,0 +1,95 @@
+"""ADAMS forces read as the project's loads: an action-only translational SFORCE, a VFORCE or a GFORCE (no torque)
+whose reference axes are fixed on GROUND -> point forces at the I marker along fixed world directions; a torsional
+SPRINGDAMPER (KT=) or SFORCE (FUNCTION=-k*AZ(i,j)) across a REVOLUTE joint's two parts -> that joint's stiffness.
+Anything else is refused with its line."""
+from __future__ import annotations
+
+
+from ...errors import InputError
+from ...motion import MotionLaw
+from .model import STIFFNESS
+from .values import number
+
+
+def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple, dict]:
+    """(point forces, joint name -> torsional stiffness [N m/rad]) from the dataset's force statements."""
+    from ...study import PointForce
+
+    splines = {k: v.args["_xy"] for k, v in data.splines.items()}
+    variables = {k: v.args["FUNCTION"][0] for k, v in data.variables.items()}
+    revolute = {frozenset((p, c)): st for st, p, c, _ in tree if "REVOLUTE" in st.flags}
+    F, L = data.units.force, data.units.length
+    forces, stiffness = [], {}
+
+    def law(text, where):
+        try:
+            return MotionLaw(text if F == 1.0 else f"{F!r}*({text})", splines=splines, variables=variables)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+
+    def marker(st, key, where):
+        if key not in st.args:
+            raise InputError(f"{where}: {key}= is missing")
+        try:
+            m = int(st.args[key][0])
+        except ValueError:
+            raise InputError(f"{where}: {key}={st.args[key][0]!r} is not a marker id") from None
+        if m not in data.markers:
+            raise InputError(f"{where}: there is no MARKER/{m}")
+        return m
+
+    def point(st, where):
+        m = marker(st, "I", where)
+        if m not in mpart:
+            raise InputError(f"{where}: the I marker {m} is FLOATING; a load acts at a marker on a part")
+        return names["MARKER", m]
+
+    def on_ground(st, key, where):
+        m = marker(st, key, where)
+        if mpart.get(m) != gid:
+            raise InputError(f"{where}: its {key} marker {m} is not on GROUND: a structcheck point force keeps a "
+                             f"fixed world direction; put the {key} marker on GROUND")
+        return marker_T[m][:3, :3]
+
+    def joint_of(st, where):
+        if (parts := frozenset(mpart.get(marker(st, k, where)) for k in ("I", "J"))) not in revolute:
+            raise InputError(f"{where}: a torsional spring is read as a joint's stiffness; its I and J markers must "
+                             f"be on the two parts of a REVOLUTE joint")
+        return names["JOINT", revolute[parts].id]
+
+    for st in data.forces:
+        where = data.where(st)
+        if st.kind == "SPRINGDAMPER":
+            if "ROTATION" not in st.flags:
+                raise InputError(f"{where}: a translational SPRINGDAMPER is not read; structcheck's joint stiffness "
+                                 f"is torsional (SPRINGDAMPER/id, ROTATION, KT=)")
+            for k in ("TORQUE", "CT"):
+                if k in st.args and number(st.args[k][0], where, k) != 0:
+                    data.notes.append(f"line {st.line}: SPRINGDAMPER {k} is not used (only KT, the stiffness)")
+            stiffness[joint_of(st, where)] = number(st.args.get("KT", ["0"])[0], where, "KT") * F * L
+        elif st.kind == "SFORCE" and "ROTATION" in st.flags:
+            m = STIFFNESS.match(st.args.get("FUNCTION", [""])[0])
+            if not m or {int(m["i"]), int(m["j"])} != {marker(st, "I", where), marker(st, "J", where)}:
+                raise InputError(f"{where}: a torsional SFORCE is read only as a joint stiffness, FUNCTION = -k*AZ(I, "
+                                 f"J) with its own I and J markers; write other torques as SPRINGDAMPER or drop them")
+            stiffness[joint_of(st, where)] = number(m["k"], where, "k") * F * L
+        elif st.kind == "SFORCE":
+            if "ACTIONONLY" not in st.flags:
+                raise InputError(f"{where}: an action-reaction SFORCE acts along the line between its markers, "
+                                 f"which moves; give ACTIONONLY with the J marker on GROUND (force along J's z)")
+            R = on_ground(st, "J", where)
+            forces.append(PointForce(point(st, where), law(st.args["FUNCTION"][0], where), tuple(R[:, 2])))
+        else:  # VFORCE, GFORCE: components in RM's axes
+            torques = [k for k in ("TX", "TY", "TZ") if st.args.get(k, ["0"])[0].strip() not in ("0", "0.0", "")]
+            if torques:
+                raise InputError(f"{where}: a GFORCE torque ({torques[0]}) is not read; structcheck's loads are point "
+                                 f"forces: give TX, TY, TZ = 0")
+            R = on_ground(st, "RM", where)
+            for axis, key in enumerate(("FX", "FY", "FZ")):
+                text = st.args.get(key, ["0"])[0].strip()
+                if text not in ("0", "0.0", ""):
+                    forces.append(PointForce(point(st, where), law(text, where), tuple(R[:, axis])))
+    return tuple(forces), stiffness
+
+
+__all__ = ["read_forces"]
