@@ -25,7 +25,6 @@ displacement, Nastran's RBE3), 'inertia_relief' (free part), and component suppo
 """
 from __future__ import annotations
 
-import os
 
 import contextvars
 from contextlib import contextmanager
@@ -113,7 +112,7 @@ class Part:
         ``geometry_order``: None (curved elements if the file has mid-side nodes, ``tetra10``), 1 (straight
         edges: mid-side nodes of the file ignored) or 2 (curved; the file must have mid-side nodes). Within
         :func:`deferred_mesh_reading` the file is read on first use instead (an :class:`UnreadPart`)."""
-        if not isinstance(path, (str, os.PathLike)):  # read_mesh's message, before the material's names it
+        if not isinstance(path, str) and not hasattr(path, "__fspath__"):  # read_mesh's message for a non-path
             read_mesh(path, units)
         material = get_material(material, f"part {Path(path).stem!r}")  # before a deferred read: said at once
         if _DEFERRED.get():
