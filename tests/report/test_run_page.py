@@ -49,7 +49,8 @@ def write_folder(folder, s):
 
 
 class Page(HTMLParser):
-    """The page's numbers (``span.num``: data-key, data-value, shown text), its text outside scripts, the attributes of elements with an id."""
+    """The page's numbers (``span.num``: data-key, data-value, shown text), its text outside scripts and the
+    attributes of its elements with an id (and of the verdict banner, as ``verdict``)."""
 
     def __init__(self, html):
         super().__init__()
