@@ -17,6 +17,7 @@ from browser_pages import at, coloured_fraction, open_page, shown_numbers
 from helpers import write_small_study
 
 from structcheck.cli import main
+from structcheck.report.figures import MAX_POINTS
 
 MAX_HEADLINE_BYTES = 15e6  # the limit for the paper-004 page
 
@@ -86,7 +87,14 @@ def test_headline_report_is_self_contained_and_its_numbers_are_the_summarys(pape
     title = "Fatigue-governing stress history at each link's governing node (one duty cycle)"
     fatigue = plot_data(page, figure_ids(page)[title])
     assert len(fatigue) == len(s["links"])
-    assert all(len(t["y"]) == s["analysis"]["n_time_samples"] for t in fatigue)
+    # drawn through each bucket's extremes of the analysis grid's samples (report.figures.min_max_points): every
+    # history's largest and smallest stress are on the page, as fatigue.csv holds them (float32 on the page)
+    assert all(len(t["y"]) == min(s["analysis"]["n_time_samples"], MAX_POINTS) for t in fatigue)
+    histories = np.genfromtxt(paper004_run.out / "fatigue.csv", delimiter=",", names=True)
+    for trace, link in zip(fatigue, s["links"]):
+        y = histories[f"{link}_governing_stress_pa"] / 1e6
+        assert max(trace["y"]) == pytest.approx(y.max(), rel=1e-6) and min(trace["y"]) == pytest.approx(y.min(),
+                                                                                                        rel=1e-6)
     assert coloured_fraction(page, "#view3d-plot") > 0.01
 
 
