@@ -2,7 +2,13 @@
 
 SI units throughout (m, kg, s, N, Pa, rad); arrays are time-first, shape ``(n_samples, ...)``.
 """
-from .errors import InputError, MeshError
+import os
+
+# MKL (PARDISO) otherwise picks fewer threads on a busy machine, and a factorization on another thread count differs
+# in its last digits: a run repeated, or re-run with `structcheck rerun`, would not be bit-identical under load
+os.environ.setdefault("MKL_DYNAMIC", "FALSE")
+
+from .errors import InputError, MeshError  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["InputError", "MeshError", "__version__"]
