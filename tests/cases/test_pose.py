@@ -120,3 +120,31 @@ def test_peak_pose_finds_the_worst_sample(rng):
     S = part.element_node_stress(links["beam"].basis.U @ coeff.T)
     each = von_mises(S).reshape(len(Q), -1).max(axis=1)
     assert peak == pytest.approx(each.max(), rel=1e-12) and each[i] == pytest.approx(each.max(), rel=1e-12)
+
+
+def test_pose_peaks_exact_per_pose(rng, monkeypatch):
+    from structcheck.cases import posemap
+
+    monkeypatch.setattr(posemap, "FIRST_CANDIDATES", 8)  # force the widening
+    study, part = _cantilever(n_len=10, n_side=2)
+    chain, g, pl = pose._model(study, None, None)
+    links = pose.static_links(chain, study.parts, np.zeros(1), g, pl)
+    Q = rng.uniform(-3, 3, (40, 1))
+    coeff = pose.static_coefficients(chain, links, Q, g, pl)["beam"]
+    S = part.element_node_stress(links["beam"].basis.U @ coeff.T)
+    each = von_mises(S).reshape(len(Q), -1).max(axis=1)
+    assert np.allclose(posemap.pose_peaks(links["beam"].basis, coeff), each, rtol=1e-12)
+
+
+def test_slice_map_of_two_link_torque_is_closed_form(tmp_path):
+    from structcheck.cases import posemap
+
+    m1, m2 = 2.0, 1.5
+    robot = _two_link(m1, m2)
+    r = pose.search_ranges(robot)
+    g = np.array([0, 0, -G])
+    m = posemap.slice_map(robot, r, {"joint1": 0.0, "joint2": 0.0}, ("joint1", "joint2"), "joint1", g, {}, points=7)
+    X, Y = np.meshgrid(m.x, m.y)
+    ref = (m1 * L1 / 2 + m2 * L1) * G * np.cos(X) + m2 * L2 / 2 * G * np.cos(X + Y)
+    assert np.allclose(np.abs(m.torque), np.abs(ref), rtol=1e-12, atol=1e-12)
+    assert posemap.plot_map(m, tmp_path / "map.png", {"worst": (0.0, 0.0)}).stat().st_size > 1000
