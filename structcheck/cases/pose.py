@@ -176,12 +176,12 @@ def worst_holding_torques(study_or_robot, points: int = 7, ranges: Mapping[str, 
     and payloads; ``gravity``/``payloads`` then override) or a Robot/ClosedChain (``gravity`` default (0, 0,
     -9.81) m/s^2; ``payloads`` point -> mass [kg] or (mass, inertia about the point in link axes)). ``ranges`` and
     ``points`` as in :func:`search_ranges` and :func:`pose_grid`."""
-    chain, g, pl = _model(study_or_robot, gravity, payloads)
+    chain, g, pl = static_model(study_or_robot, gravity, payloads)
     worst = search_torques(chain, search_ranges(chain, ranges), points, g, pl, starts)
     return {j: (w.value, w.pose) for j, w in worst.items()}
 
 
-def _model(study_or_robot, gravity, payloads):
+def static_model(study_or_robot, gravity, payloads):
     """(chain with the inertials the study runs with, gravity (3,), payloads) of a Study or a robot."""
     from ..study import Study, prepare
 
@@ -275,7 +275,7 @@ def search(study, points: int = 7, ranges: Mapping[str, Any] | None = None, star
            stresses: bool = True) -> PoseSearch:
     """The worst static poses of ``study``: each driven joint's holding torque and (``stresses``) each FE link's
     static peak von Mises, under the study's gravity and payloads, with the inertials it runs with."""
-    chain, g, pl = _model(study, None, None)
+    chain, g, pl = static_model(study, None, None)
     r = search_ranges(chain, ranges)
     torques = search_torques(chain, r, points, g, pl, starts)
     found = {}

@@ -73,7 +73,7 @@ def test_cantilever_worst_pose_is_horizontal_with_beam_theory_stress():
     q_star = np.arctan((W / H ** 2) / (M_root * (H / 2) / (H ** 4 / 12)))
     assert w.pose["joint1"] == pytest.approx(q_star, rel=0.1)
     # the static response at the horizontal pose: sigma_xx on the extreme fibres at mid-span vs M c / I
-    chain, g, pl = pose._model(study, None, None)  # the inertials from the mesh, as the study runs
+    chain, g, pl = pose.static_model(study, None, None)  # the inertials from the mesh, as the study runs
     links = pose.static_links(chain, study.parts, np.zeros(1), g, pl)
     c = pose.static_coefficients(chain, links, np.zeros((1, 1)), g, pl)["beam"][0]
     u = links["beam"].basis.U @ c
@@ -93,7 +93,7 @@ def test_superposition_equals_direct_solve(rng):
     robot = two_beam_robot()
     parts = {"link1": beam(L1, H, H, 12, ends=("joint1", "joint2")), "link2": beam(L2, H, H, 10, ends=("joint2", "tool"))}
     study = Study(name="two", robot=robot, motion={}, parts=parts, t_end=1.0, payloads=(Payload("tool", 3.0),))
-    chain, g, pl = pose._model(study, None, None)
+    chain, g, pl = pose.static_model(study, None, None)
     links = pose.static_links(chain, parts, np.zeros(2), g, pl)
     q = rng.uniform(-3, 3, (1, 2))
     coeff = pose.static_coefficients(chain, links, q, g, pl)
@@ -112,7 +112,7 @@ def test_superposition_equals_direct_solve(rng):
 
 def test_peak_pose_finds_the_worst_sample(rng):
     study, part = _cantilever(n_len=10, n_side=2)
-    chain, g, pl = pose._model(study, None, None)
+    chain, g, pl = pose.static_model(study, None, None)
     links = pose.static_links(chain, study.parts, np.zeros(1), g, pl)
     Q = rng.uniform(-3, 3, (257, 1))
     coeff = pose.static_coefficients(chain, links, Q, g, pl)["beam"]
@@ -127,7 +127,7 @@ def test_pose_peaks_exact_per_pose(rng, monkeypatch):
 
     monkeypatch.setattr(posemap, "FIRST_CANDIDATES", 8)  # force the widening
     study, part = _cantilever(n_len=10, n_side=2)
-    chain, g, pl = pose._model(study, None, None)
+    chain, g, pl = pose.static_model(study, None, None)
     links = pose.static_links(chain, study.parts, np.zeros(1), g, pl)
     Q = rng.uniform(-3, 3, (40, 1))
     coeff = pose.static_coefficients(chain, links, Q, g, pl)["beam"]
