@@ -32,8 +32,13 @@ from ..rigid.stage import as_chain, rigid_body
 
 #: Powell's line-search tolerance on the joint values [rad or m] and relative tolerance on the objective.
 XTOL, FTOL = 1e-8, 1e-12
+#: Objective evaluations per local search at most (a search that stops there keeps its best pose; the grid's is
+#: never lost).
+MAXFEV = 3000
 #: Poses per vectorized inverse dynamics (bounds the memory of the kinematics arrays: ~1 kB per link and pose).
 CHUNK = 20000
+#: The local stress search evaluates the element points whose bound reaches this share of the grid's peak.
+CANDIDATE_SHARE = 0.7
 #: An infinite range (a continuous joint) is searched over one turn.
 TURN = (-np.pi, np.pi)
 
@@ -134,7 +139,7 @@ def _refine(fun, starts: np.ndarray, ranges: dict) -> tuple[float, np.ndarray]:
         if not free.any():
             value, q = fun(q0), q0
         else:
-            res = minimize(neg, q0[free], method="Powell", bounds=bounds, options=dict(xtol=XTOL, ftol=FTOL))
+            res = minimize(neg, q0[free], method="Powell", bounds=bounds, options=dict(xtol=XTOL, ftol=FTOL, maxfev=MAXFEV))
             q = q0.copy()
             q[free] = np.clip(res.x, [b[0] for b in bounds], [b[1] for b in bounds])
             value = fun(q)
@@ -261,15 +266,32 @@ def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points
     out = {}
     for n, sl in links.items():
         others = [i for m, (_, i) in found.items() if m != n][:max(0, starts - 1)]
-        start = Q[[found[n][1], *others]]
+        peak = _candidate_peak(sl.basis, coeff[n], found[n][0])
 
-        def peak(q, n=n, sl=sl):
-            return peak_von_mises(sl.basis, static_coefficients(chain, {n: sl}, q[None], gravity, payloads)[n])
+        def at(q, n=n, sl=sl):
+            return static_coefficients(chain, {n: sl}, q[None], gravity, payloads)[n]
 
-        value, q = _refine(peak, start, ranges)
+        _, q = _refine(lambda q: peak(at(q)), Q[[found[n][1], *others]], ranges)
+        # the value at the pose found over every element point (the candidates' value is at most it)
+        value = peak_von_mises(sl.basis, at(q))
         out[n] = Worst(float(value), dict(zip(names, map(float, q))), float(found[n][0]))
     return out
 
+
+def _candidate_peak(basis, coeff: np.ndarray, grid_peak: float, share: float = CANDIDATE_SHARE):
+    """A fast objective for the local optimizer: the largest von Mises over the element points whose bound over
+    the grid's coefficient box (sum_j max_i |c_ij| |T s_j(p)|) reaches ``share`` of the grid's peak, the only
+    points that can carry a peak near it at poses between grid poses. Returns coeff (1, k) -> value [Pa]."""
+    from ..fe.screening import squared_norms
+    from ..fe.stress import VON_MISES_MATRIX
+    from .posemap import point_norms
+
+    k = coeff.shape[1]
+    S = basis.S[:k]
+    idx = np.nonzero(np.abs(coeff).max(axis=0) @ point_norms(S) >= share * grid_peak)[0]
+    v, e = np.divmod(idx, S.shape[3])
+    op = np.einsum("cs,ksp->kcp", VON_MISES_MATRIX, S[:, :, v, e]).reshape(k, -1)
+    return lambda c: float(np.sqrt(squared_norms((c @ op).reshape(-1, 5, len(idx))).max()))
 
 def search(study, points: int = 7, ranges: Mapping[str, Any] | None = None, starts: int = 2,
            stresses: bool = True) -> PoseSearch:

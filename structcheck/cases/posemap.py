@@ -21,7 +21,7 @@ from .pose import holding_torques, static_coefficients
 FIRST_CANDIDATES = 4096
 
 
-def _point_norms(S: np.ndarray, chunk: int = 4096) -> np.ndarray:
+def point_norms(S: np.ndarray, chunk: int = 4096) -> np.ndarray:
     """|T s_j(p)| (k, n_points) for every basis column j and element point p (v * n_e + e order)."""
     k, _, n_loc, n_e = S.shape
     out = np.empty((k, n_loc, n_e))
@@ -39,7 +39,7 @@ def pose_peaks(basis, coeff: np.ndarray) -> np.ndarray:
     k = coeff.shape[1]
     S = basis.S[:k]
     n_e = S.shape[3]
-    N = _point_norms(S)
+    N = point_norms(S)
     C = np.asarray(coeff, float)
     order = np.argsort(-(np.abs(C).max(axis=0) @ N), kind="stable")
     n_c = FIRST_CANDIDATES
