@@ -3,8 +3,8 @@ link's peak von Mises stress under gravity and payload, the robot standing still
 
 Search: a grid of ``points`` values per searched joint over its range (``points ** d`` poses for d joints; a joint
 given one value, or a range of zero width, is held there), then a bounded local optimizer
-(``scipy.optimize.minimize``, Powell, ``xtol`` = :data:`XTOL` rad or m, ``ftol`` = :data:`FTOL` relative) from the
-``starts`` best grid poses. The holding torques of all grid poses come from one vectorized inverse dynamics
+(``scipy.optimize.minimize``, Powell; ``xtol`` = :data:`XTOL` rad or m and ``ftol`` = :data:`FTOL` relative for
+the torques, :data:`XTOL_STRESS` and :data:`FTOL_STRESS` for the stresses) from the ``starts`` best grid poses. The holding torques of all grid poses come from one vectorized inverse dynamics
 (:func:`structcheck.rigid.stage.rigid_body` at zero speeds and accelerations, in chunks of :data:`CHUNK` poses).
 A closed chain goes through its own machinery (:mod:`structcheck.rigid.closedchain`): the searched joints are its
 independent coordinates, the loops are closed at every pose and its actuated joints' torques are reported; a grid
@@ -30,8 +30,11 @@ from .. import loads as linkloads
 from ..errors import InputError
 from ..rigid.stage import as_chain, rigid_body
 
-#: Powell's line-search tolerance on the joint values [rad or m] and relative tolerance on the objective.
+#: Powell's line-search tolerance on the joint values [rad or m] and relative tolerance on the objective: for the
+#: holding torques (cheap: tight), and for the link stresses (each evaluation a load case; a relative 1e-8 is far
+#: below the mesh's own error).
 XTOL, FTOL = 1e-8, 1e-12
+XTOL_STRESS, FTOL_STRESS = 1e-5, 1e-8
 #: Objective evaluations per local search at most (a search that stops there keeps its best pose; the grid's is
 #: never lost).
 MAXFEV = 3000
@@ -122,7 +125,7 @@ def holding_torques(chain, Q: np.ndarray, gravity, payloads) -> np.ndarray:
     return out
 
 
-def _refine(fun, starts: np.ndarray, ranges: dict) -> tuple[float, np.ndarray]:
+def _refine(fun, starts: np.ndarray, ranges: dict, xtol: float = XTOL, ftol: float = FTOL) -> tuple[float, np.ndarray]:
     """Maximize ``fun(q)`` (a scalar of one pose (n_driven,)) from each start pose with bounded Powell; the best
     (value, pose). Held joints (zero-width ranges) stay fixed."""
     from scipy.optimize import minimize
@@ -139,7 +142,7 @@ def _refine(fun, starts: np.ndarray, ranges: dict) -> tuple[float, np.ndarray]:
         if not free.any():
             value, q = fun(q0), q0
         else:
-            res = minimize(neg, q0[free], method="Powell", bounds=bounds, options=dict(xtol=XTOL, ftol=FTOL, maxfev=MAXFEV))
+            res = minimize(neg, q0[free], method="Powell", bounds=bounds, options=dict(xtol=xtol, ftol=ftol, maxfev=MAXFEV))
             q = q0.copy()
             q[free] = np.clip(res.x, [b[0] for b in bounds], [b[1] for b in bounds])
             value = fun(q)
@@ -271,7 +274,7 @@ def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points
         def at(q, n=n, sl=sl):
             return static_coefficients(chain, {n: sl}, q[None], gravity, payloads)[n]
 
-        _, q = _refine(lambda q: peak(at(q)), Q[[found[n][1], *others]], ranges)
+        _, q = _refine(lambda q: peak(at(q)), Q[[found[n][1], *others]], ranges, XTOL_STRESS, FTOL_STRESS)
         # the value at the pose found over every element point (the candidates' value is at most it)
         value = peak_von_mises(sl.basis, at(q))
         out[n] = Worst(float(value), dict(zip(names, map(float, q))), float(found[n][0]))
@@ -293,7 +296,7 @@ def _candidate_peak(basis, coeff: np.ndarray, grid_peak: float, share: float = C
     op = np.einsum("cs,ksp->kcp", VON_MISES_MATRIX, S[:, :, v, e]).reshape(k, -1)
     return lambda c: float(np.sqrt(squared_norms((c @ op).reshape(-1, 5, len(idx))).max()))
 
-def search(study, points: int = 7, ranges: Mapping[str, Any] | None = None, starts: int = 2,
+def search(study, points: int = 7, ranges: Mapping[str, Any] | None = None, starts: int = 1,
            stresses: bool = True) -> PoseSearch:
     """The worst static poses of ``study``: each driven joint's holding torque and (``stresses``) each FE link's
     static peak von Mises, under the study's gravity and payloads, with the inertials it runs with."""

@@ -27,7 +27,8 @@ def add_parser(sub, parents, report, params) -> None:
                                                          "for six joints)")
     w.add_argument("--range", action="append", metavar="JOINT=LO,HI", help="a joint's range [rad or m, absolute] "
                    "instead of its limits; JOINT=V holds it at V (repeatable)")
-    w.add_argument("--starts", type=int, default=2, help="local optimizer starts per quantity (default 2)")
+    w.add_argument("--starts", type=int, default=1, help="local optimizer starts per quantity (default 1: from the "
+                   "grid's worst pose)")
     w.add_argument("--map", nargs=2, metavar=("JX", "JY"), help="the map's two joints (default the first two searched)")
     w.add_argument("--map-points", type=int, default=41, help="map values per joint (default 41)")
     w.add_argument("--set", action="append", metavar="NAME=VALUE", help="a build() parameter or Study setting")
@@ -88,7 +89,8 @@ def _table(res, study, governing) -> list[str]:
     from . import pose
 
     lines = [f"worst static pose of {study.name}: {res.n_grid} grid poses ({res.points} per joint), then Powell "
-             f"(xtol {pose.XTOL:g}, ftol {pose.FTOL:g}); gravity and payloads, no point forces"]
+             f"(xtol {pose.XTOL:g} / {pose.XTOL_STRESS:g}, ftol {pose.FTOL:g} / {pose.FTOL_STRESS:g} for torques / "
+             f"stresses); gravity and payloads, no point forces"]
     for j, w in res.torques.items():
         lines.append(f"  joint {j:<12} holding torque {w.value:11.5g} N m (grid {w.grid_value:.5g}) at "
                      f"{_pose_text(w.pose)}")
@@ -108,7 +110,8 @@ def _summary(res, study, governing) -> dict:
 
     return {"study": study.name, "ranges": {j: list(r) for j, r in res.ranges.items()}, "points_per_joint": res.points,
             "grid_poses": res.n_grid, "optimizer": {"method": "Powell (scipy.optimize.minimize, bounded)",
-                                                    "xtol": pose.XTOL, "ftol": pose.FTOL},
+                                                    "torques": {"xtol": pose.XTOL, "ftol": pose.FTOL},
+                                                    "stresses": {"xtol": pose.XTOL_STRESS, "ftol": pose.FTOL_STRESS}},
             "loads": "gravity and payloads, robot still (qd = qdd = 0); point forces not included",
             "holding_torques": {j: one(w, "n_m") for j, w in res.torques.items()},
             "link_static_stress": {n: one(w, "pa") for n, w in res.stresses.items()}, "governing_link": governing}
