@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import loads as linkloads
 from ..errors import InputError
+from ..fe.stress import VON_MISES_MATRIX
 from ..rigid.stage import as_chain, rigid_body
 
 #: Powell's line-search tolerance on the joint values [rad or m] and relative tolerance on the objective: for the
@@ -286,8 +287,6 @@ def _candidate_peak(basis, coeff: np.ndarray, grid_peak: float, share: float = C
     the grid's coefficient box (sum_j max_i |c_ij| |T s_j(p)|) reaches ``share`` of the grid's peak, the only
     points that can carry a peak near it at poses between grid poses. Returns coeff (1, k) -> value [Pa]."""
     from ..fe.screening import squared_norms
-    from ..fe.stress import VON_MISES_MATRIX
-    from .posemap import point_norms
 
     k = coeff.shape[1]
     S = basis.S[:k]
@@ -326,3 +325,13 @@ def pose_study(study, pose: Mapping[str, float], name: str | None = None, hold_s
         motion[j] = float(v) - chain.tree.joint(j).home  # laws are offsets from home
     return replace(study, name=name or f"{study.name}_worst_pose", motion=motion, t_end=hold_s, n_frames=2,
                    quasi_static=True, point_forces=(), fatigue=None, ringing_samples=False)
+
+
+def point_norms(S: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """|T s_j(p)| (k, n_points) for every basis column j and element point p (v * n_e + e order)."""
+    k, _, n_loc, n_e = S.shape
+    out = np.empty((k, n_loc, n_e))
+    for a in range(0, n_e, chunk):
+        V = np.einsum("cs,ksve->kcve", VON_MISES_MATRIX, S[..., a:a + chunk])
+        out[..., a:a + chunk] = np.sqrt(np.einsum("kcve,kcve->kve", V, V))
+    return out.reshape(k, -1)

@@ -15,20 +15,10 @@ import numpy as np
 from ..errors import InputError
 from ..fe.screening import squared_norms
 from ..fe.stress import VON_MISES_MATRIX
-from .pose import holding_torques, static_coefficients
+from .pose import holding_torques, point_norms, static_coefficients
 
 #: Element points evaluated exactly at first (times 4 until every pose is proven).
 FIRST_CANDIDATES = 4096
-
-
-def point_norms(S: np.ndarray, chunk: int = 4096) -> np.ndarray:
-    """|T s_j(p)| (k, n_points) for every basis column j and element point p (v * n_e + e order)."""
-    k, _, n_loc, n_e = S.shape
-    out = np.empty((k, n_loc, n_e))
-    for a in range(0, n_e, chunk):
-        V = np.einsum("cs,ksve->kcve", VON_MISES_MATRIX, S[..., a:a + chunk])
-        out[..., a:a + chunk] = np.sqrt(np.einsum("kcve,kcve->kve", V, V))
-    return out.reshape(k, -1)
 
 
 def pose_peaks(basis, coeff: np.ndarray) -> np.ndarray:
