@@ -61,7 +61,8 @@ class Worst:
 class PoseSearch:
     """The searched coordinates ``joints`` with their ``ranges`` (name -> (low, high) absolute [rad or m]), the
     ``points`` per joint, the grid's size ``n_grid``, each joint's worst holding torque (``torques``) and each FE
-    link's worst static von Mises stress (``stresses``; empty when not asked)."""
+    link's worst static von Mises stress (``stresses``; empty when not asked); the point ``forces`` held (point ->
+    (3,) world [N]; empty: gravity and payloads alone)."""
 
     joints: tuple[str, ...]
     ranges: dict
@@ -69,6 +70,7 @@ class PoseSearch:
     n_grid: int
     torques: dict = field(default_factory=dict)
     stresses: dict = field(default_factory=dict)
+    forces: dict = field(default_factory=dict)
 
 
 def search_ranges(chain, ranges: Mapping[str, Any] | None = None) -> dict[str, tuple[float, float]]:
@@ -105,23 +107,25 @@ def pose_grid(ranges: Mapping[str, tuple[float, float]], points: int) -> np.ndar
     return np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, len(axes))
 
 
-def static_bodies(chain, Q: np.ndarray, gravity, payloads):
+def static_bodies(chain, Q: np.ndarray, gravity, payloads, forces: Mapping | None = None):
     """The rigid-body stage of ``chain`` standing still at each pose Q (n, n_driven): yields (a, b, RigidBody) for
     the poses a..b-1, :data:`CHUNK` at a time (qd = qdd = 0; gravity (3,) world [m/s^2]; payloads as the inverse
-    dynamics takes them)."""
+    dynamics takes them; ``forces`` point -> constant force (3,) world [N], none by default)."""
+    forces = {p: np.asarray(f, float) for p, f in (forces or {}).items()}
     for a in range(0, len(Q), CHUNK):
         q = Q[a:a + CHUNK]
         zero = np.zeros_like(q)
-        yield a, a + len(q), rigid_body(chain, None, q, zero, zero, gravity, {}, payloads)
+        held = {p: np.broadcast_to(f, (len(q), 3)) for p, f in forces.items()}
+        yield a, a + len(q), rigid_body(chain, None, q, zero, zero, gravity, held, payloads)
 
 
-def holding_torques(chain, Q: np.ndarray, gravity, payloads) -> np.ndarray:
+def holding_torques(chain, Q: np.ndarray, gravity, payloads, forces: Mapping | None = None) -> np.ndarray:
     """Static holding torques (n, n_driven) [N m or N] of the driven (for a closed chain: actuated) coordinates
     at the poses Q (n, n_driven)."""
     chain = as_chain(chain)
     cols = [chain.tree.dof_names.index(n) for n in chain.actuated]
     out = np.empty((len(Q), len(cols)))
-    for a, b, body in static_bodies(chain, Q, gravity, payloads):
+    for a, b, body in static_bodies(chain, Q, gravity, payloads, forces):
         out[a:b] = body.tau[:, cols]
     return out
 
@@ -160,19 +164,20 @@ def _tops(values: np.ndarray, starts: int) -> np.ndarray:
     return np.argpartition(-values, k - 1)[:k]
 
 
-def search_torques(chain, ranges: dict, points: int, gravity, payloads, starts: int = 3) -> dict[str, Worst]:
+def search_torques(chain, ranges: dict, points: int, gravity, payloads, starts: int = 3,
+                   forces: Mapping | None = None) -> dict[str, Worst]:
     """Each actuated coordinate's largest static holding torque |tau| over the grid, refined from its ``starts``
     best grid poses; the value keeps the torque's sign."""
     chain = as_chain(chain)
     Q = pose_grid(ranges, points)
-    tau = holding_torques(chain, Q, gravity, payloads)
+    tau = holding_torques(chain, Q, gravity, payloads, forces)
     names = list(ranges)
     out = {}
     for k, joint in enumerate(chain.actuated):
         top = _tops(np.abs(tau[:, k]), starts)
-        value, q = _refine(lambda q, k=k: abs(holding_torques(chain, q[None], gravity, payloads)[0, k]), Q[top],
+        value, q = _refine(lambda q, k=k: abs(holding_torques(chain, q[None], gravity, payloads, forces)[0, k]), Q[top],
                            ranges)
-        signed = float(holding_torques(chain, q[None], gravity, payloads)[0, k])
+        signed = float(holding_torques(chain, q[None], gravity, payloads, forces)[0, k])
         out[joint] = Worst(float(np.copysign(value, signed)), dict(zip(names, map(float, q))), float(np.abs(tau[:, k]).max()))
     return out
 
@@ -214,28 +219,30 @@ class StaticLink:
     basis: Any
 
 
-def static_links(chain, parts: Mapping[str, Any], q0: np.ndarray, gravity, payloads) -> dict[str, StaticLink]:
+def static_links(chain, parts: Mapping[str, Any], q0: np.ndarray, gravity, payloads,
+                 forces: Mapping | None = None) -> dict[str, StaticLink]:
     """Each FE link's unit-load basis (:func:`structcheck.fe.linkbasis.build_basis` with ``n_modes=0``), its unit
     loads taken from the loads at pose ``q0`` (n_driven,) (they do not depend on the pose)."""
     from ..fe.linkbasis import build_basis
 
     chain = as_chain(chain)
-    _, _, body = next(static_bodies(chain, np.atleast_2d(q0), gravity, payloads))
+    _, _, body = next(static_bodies(chain, np.atleast_2d(q0), gravity, payloads, forces))
     out = {}
     for name in (n for n in chain.tree.link_names if n in parts):
-        ld = linkloads.link_loads(chain, body.dynamics, name, parts[name], gravity, {}, payloads)
+        ld = linkloads.link_loads(chain, body.dynamics, name, parts[name], gravity, dict(forces or {}), payloads)
         out[name] = StaticLink(parts[name], ld.support, build_basis(parts[name], ld.F, list(ld.support), 0))
     return out
 
 
 def static_coefficients(chain, links: Mapping[str, StaticLink], Q: np.ndarray, gravity,
-                        payloads) -> dict[str, np.ndarray]:
+                        payloads, forces: Mapping | None = None) -> dict[str, np.ndarray]:
     """Each link's load coefficients (n, k) at the poses Q (n, n_driven): its static load is ``F @ coeff[i]``."""
     chain = as_chain(chain)
     parts = {n: [] for n in links}
-    for _, _, body in static_bodies(chain, Q, gravity, payloads):
+    for a, b, body in static_bodies(chain, Q, gravity, payloads, forces):
+        held = {p: np.broadcast_to(np.asarray(f, float), (b - a, 3)) for p, f in (forces or {}).items()}
         for n, sl in links.items():
-            parts[n].append(linkloads.link_loads(chain, body.dynamics, n, sl.part, gravity, {}, payloads,
+            parts[n].append(linkloads.link_loads(chain, body.dynamics, n, sl.part, gravity, held, payloads,
                                                  unit_loads=sl.basis.F).coeff)
     return {n: np.vstack(c) for n, c in parts.items()}
 
@@ -256,7 +263,7 @@ def peak_pose(basis, coeff: np.ndarray) -> tuple[float, int]:
 
 
 def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points: int, gravity, payloads,
-                    starts: int = 2) -> dict[str, Worst]:
+                    starts: int = 2, forces: Mapping | None = None) -> dict[str, Worst]:
     """Each link's largest static von Mises stress [Pa] over the grid (all poses at once by superposition),
     refined by the local optimizer from the link's worst grid pose and from the worst grid poses of up to
     ``starts - 1`` other links (which often load this one too)."""
@@ -264,7 +271,7 @@ def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points
 
     chain = as_chain(chain)
     Q = pose_grid(ranges, points)
-    coeff = static_coefficients(chain, links, Q, gravity, payloads)
+    coeff = static_coefficients(chain, links, Q, gravity, payloads, forces)
     found = {n: peak_pose(sl.basis, coeff[n]) for n, sl in links.items()}
     names = list(ranges)
     out = {}
@@ -273,7 +280,7 @@ def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points
         peak = _candidate_peak(sl.basis, coeff[n], found[n][0])
 
         def at(q, n=n, sl=sl):
-            return static_coefficients(chain, {n: sl}, q[None], gravity, payloads)[n]
+            return static_coefficients(chain, {n: sl}, q[None], gravity, payloads, forces)[n]
 
         _, q = _refine(lambda q: peak(at(q)), Q[[found[n][1], *others]], ranges, XTOL_STRESS, FTOL_STRESS)
         # the value at the pose found over every element point (the candidates' value is at most it)
@@ -296,26 +303,43 @@ def _candidate_peak(basis, coeff: np.ndarray, grid_peak: float, share: float = C
     return lambda c: float(np.sqrt(squared_norms((c @ op).reshape(-1, 5, len(idx))).max()))
 
 def search(study, points: int = 7, ranges: Mapping[str, Any] | None = None, starts: int = 1,
-           stresses: bool = True) -> PoseSearch:
+           stresses: bool = True, forces: bool = False) -> PoseSearch:
     """The worst static poses of ``study``: each driven joint's holding torque and (``stresses``) each FE link's
-    static peak von Mises, under the study's gravity and payloads, with the inertials it runs with."""
+    static peak von Mises, under the study's gravity and payloads, with the inertials it runs with; with
+    ``forces``, its point forces too, each held at its largest magnitude (:func:`held_forces`)."""
     chain, g, pl = static_model(study, None, None)
     r = search_ranges(chain, ranges)
-    torques = search_torques(chain, r, points, g, pl, starts)
+    held = held_forces(study) if forces else {}
+    torques = search_torques(chain, r, points, g, pl, starts, held)
     found = {}
     if stresses and study.parts:
         home = np.array([chain.tree.joint(j).home for j in r])
         q0 = np.clip(home, [lo for lo, _ in r.values()], [hi for _, hi in r.values()])
-        links = static_links(chain, study.parts, q0, g, pl)
-        found = search_stresses(chain, links, r, points, g, pl, starts)
-    return PoseSearch(tuple(r), r, points, len(pose_grid(r, points)), torques, found)
+        links = static_links(chain, study.parts, q0, g, pl, held)
+        found = search_stresses(chain, links, r, points, g, pl, starts, held)
+    return PoseSearch(tuple(r), r, points, len(pose_grid(r, points)), torques, found, held)
 
 
-def pose_study(study, pose: Mapping[str, float], name: str | None = None, hold_s: float = 1.0):
+def held_forces(study) -> dict[str, np.ndarray]:
+    """Each point force of ``study`` held still at its largest magnitude over the study's analysis grid, along its
+    direction: point -> (3,) world [N] (forces at the same point added). A payload given as a force (paper 004's
+    196 N claw load) is then part of the static pose."""
+    from ..motion import as_law, time_grid
+
+    laws = [as_law(pf.magnitude) for pf in study.point_forces]
+    t = time_grid(laws, study.t_end, n_frames=study.n_frames, min_ramp_samples=study.min_ramp_samples,
+                  max_dt=study.max_step_s).t if laws else np.zeros(1)
+    hist = linkloads.point_force_histories(study.point_forces, laws, t)
+    return {p: f[np.argmax(np.linalg.norm(f, axis=1))] for p, f in hist.items()}
+
+
+def pose_study(study, pose: Mapping[str, float], name: str | None = None, hold_s: float = 1.0,
+               forces: Mapping[str, Any] | None = None):
     """``study`` standing still at ``pose`` (joint -> absolute value [rad or m]; joints not named stay where the
-    study starts them): a constant motion held ``hold_s`` [s], quasi-static, no point forces (a static pose bears
-    gravity and payloads), no fatigue (an accidental or holding case is checked against yield), so that
-    :func:`structcheck.study.run` gives its full results and verdict. ``name`` defaults to ``<study>_worst_pose``."""
+    study starts them): a constant motion held ``hold_s`` [s], quasi-static, the point ``forces`` (point -> (3,)
+    world [N], constant: :attr:`PoseSearch.forces`) instead of the study's (none by default), no fatigue (a
+    holding case is checked against yield), so that :func:`structcheck.study.run` gives its full results and
+    verdict. ``name`` defaults to ``<study>_worst_pose``."""
     chain = as_chain(study.robot)
     unknown = sorted(set(pose) - set(chain.independent))
     if unknown:
@@ -323,8 +347,12 @@ def pose_study(study, pose: Mapping[str, float], name: str | None = None, hold_s
     motion = dict(study.motion)
     for j, v in pose.items():
         motion[j] = float(v) - chain.tree.joint(j).home  # laws are offsets from home
+    from ..user_loads import PointForce
+
+    held = tuple(PointForce(p, float(np.linalg.norm(f)), tuple(np.asarray(f, float) / np.linalg.norm(f)))
+                 for p, f in (forces or {}).items() if np.linalg.norm(f) > 0)
     return replace(study, name=name or f"{study.name}_worst_pose", motion=motion, t_end=hold_s, n_frames=2,
-                   quasi_static=True, point_forces=(), fatigue=None, ringing_samples=False)
+                   quasi_static=True, point_forces=held, fatigue=None, ringing_samples=False)
 
 
 def point_norms(S: np.ndarray, chunk: int = 4096) -> np.ndarray:

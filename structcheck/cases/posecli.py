@@ -33,6 +33,8 @@ def add_parser(sub, parents, report, params) -> None:
     w.add_argument("--map-points", type=int, default=41, help="map values per joint (default 41)")
     w.add_argument("--set", action="append", metavar="NAME=VALUE", help="a build() parameter or Study setting")
     w.add_argument("--out", help="output folder (default results/<study>_worst_pose)")
+    w.add_argument("--with-forces", action="store_true", help="also the study's point forces, each held at its "
+                   "largest magnitude (a payload given as a force)")
     w.add_argument("--no-check", action="store_true", help="only the search and the map: no run at the worst pose")
     w.add_argument("--quiet", action="store_true", help="no progress bars")
     w.set_defaults(func=partial(command, report=report, params=params))
@@ -60,7 +62,7 @@ def command(args, report, params) -> int:
         raise InputError("--points and --map-points must be >= 2, --starts >= 1")
     study = build_study(args.study, params(args.set), debug=args.traceback)
     out = Path(args.out) if args.out else Path("results") / f"{study.name}_worst_pose"
-    res = pose.search(study, args.points, _ranges(args.range), args.starts)
+    res = pose.search(study, args.points, _ranges(args.range), args.starts, forces=args.with_forces)
     governing = _governing(study, res)
     for line in _table(res, study, governing):
         print(line)
@@ -72,13 +74,20 @@ def command(args, report, params) -> int:
         return 0
     where = res.stresses[governing].pose
     print(f"checking the study standing still at {governing}'s worst pose {_pose_text(where)}")
-    return report(pose.pose_study(study, where), out / "check", quiet=args.quiet, vtk=False)
+    return report(pose.pose_study(study, where, forces=res.forces), out / "check", quiet=args.quiet, vtk=False)
 
 
 def _governing(study, res) -> str | None:
     """The link with the largest worst static stress relative to its material's strength (None: no FE link)."""
     ratio = {n: w.value / study.parts[n].material.yield_strength for n, w in res.stresses.items()}
     return max(ratio, key=ratio.get) if ratio else None
+
+
+def _forces_text(forces: dict) -> str:
+    if not forces:
+        return ", no point forces"
+    return ", point forces held at their largest " + ", ".join(f"{p} {tuple(round(float(x), 4) for x in f)} N"
+                                                               for p, f in forces.items())
 
 
 def _pose_text(pose: dict) -> str:
@@ -90,7 +99,7 @@ def _table(res, study, governing) -> list[str]:
 
     lines = [f"worst static pose of {study.name}: {res.n_grid} grid poses ({res.points} per joint), then Powell "
              f"(xtol {pose.XTOL:g} / {pose.XTOL_STRESS:g}, ftol {pose.FTOL:g} / {pose.FTOL_STRESS:g} for torques / "
-             f"stresses); gravity and payloads, no point forces"]
+             f"stresses); gravity, payloads{_forces_text(res.forces)}"]
     for j, w in res.torques.items():
         lines.append(f"  joint {j:<12} holding torque {w.value:11.5g} N m (grid {w.grid_value:.5g}) at "
                      f"{_pose_text(w.pose)}")
@@ -112,7 +121,8 @@ def _summary(res, study, governing) -> dict:
             "grid_poses": res.n_grid, "optimizer": {"method": "Powell (scipy.optimize.minimize, bounded)",
                                                     "torques": {"xtol": pose.XTOL, "ftol": pose.FTOL},
                                                     "stresses": {"xtol": pose.XTOL_STRESS, "ftol": pose.FTOL_STRESS}},
-            "loads": "gravity and payloads, robot still (qd = qdd = 0); point forces not included",
+            "loads": f"gravity, payloads{_forces_text(res.forces)}; robot still (qd = qdd = 0)",
+            "held_forces_n": {p: list(map(float, f)) for p, f in res.forces.items()},
             "holding_torques": {j: one(w, "n_m") for j, w in res.torques.items()},
             "link_static_stress": {n: one(w, "pa") for n, w in res.stresses.items()}, "governing_link": governing}
 
@@ -127,8 +137,8 @@ def _map(study, res, governing, args, out: Path) -> Path | None:
     at = res.stresses[governing].pose if governing else next(iter(res.torques.values())).pose
     joint = max(res.torques, key=lambda j: abs(res.torques[j].value))
     chain, g, pl = pose.static_model(study, None, None)
-    links = pose.static_links(chain, {governing: study.parts[governing]}, [at[j] for j in res.ranges], g, pl) \
-        if governing else None
-    m = posemap.slice_map(chain, res.ranges, at, joints, joint, g, pl, links, governing, args.map_points)
+    links = pose.static_links(chain, {governing: study.parts[governing]}, [at[j] for j in res.ranges], g, pl,
+                              res.forces) if governing else None
+    m = posemap.slice_map(chain, res.ranges, at, joints, joint, g, pl, links, governing, args.map_points, res.forces)
     marks = {"worst stress" if governing else "worst": (at[joints[0]], at[joints[1]])}
     return posemap.plot_map(m, out / "worst_pose_map.png", marks)

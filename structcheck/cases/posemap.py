@@ -62,9 +62,11 @@ class SliceMap:
 
 
 def slice_map(chain, ranges: Mapping, at: Mapping[str, float], joints: tuple[str, str], joint: str, gravity,
-              payloads, links: Mapping | None = None, link: str | None = None, points: int = 41) -> SliceMap:
+              payloads, links: Mapping | None = None, link: str | None = None, points: int = 41,
+              forces: Mapping | None = None) -> SliceMap:
     """:class:`SliceMap` over ``joints`` (each over its range, ``points`` values), the other coordinates at
-    ``at`` (joint -> value); ``links`` the :func:`.pose.static_links` (for ``link``'s stress)."""
+    ``at`` (joint -> value); ``links`` the :func:`.pose.static_links` (for ``link``'s stress); ``forces`` held
+    point forces as in :func:`.pose.static_bodies`."""
     names = list(ranges)
     for j in (*joints, joint):
         if j not in names:
@@ -75,10 +77,10 @@ def slice_map(chain, ranges: Mapping, at: Mapping[str, float], joints: tuple[str
     X, Y = np.meshgrid(x, y)
     Q = np.tile([at[n] for n in names], (X.size, 1))
     Q[:, names.index(joints[0])], Q[:, names.index(joints[1])] = X.ravel(), Y.ravel()
-    tau = holding_torques(chain, Q, gravity, payloads)[:, names.index(joint)].reshape(X.shape)
+    tau = holding_torques(chain, Q, gravity, payloads, forces)[:, names.index(joint)].reshape(X.shape)
     stress = None
     if link is not None:
-        coeff = static_coefficients(chain, {link: links[link]}, Q, gravity, payloads)[link]
+        coeff = static_coefficients(chain, {link: links[link]}, Q, gravity, payloads, forces)[link]
         stress = pose_peaks(links[link].basis, coeff).reshape(X.shape)
     return SliceMap(tuple(joints), x, y, joint, tau, link, stress)
 

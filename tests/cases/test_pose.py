@@ -148,3 +148,15 @@ def test_slice_map_of_two_link_torque_is_closed_form(tmp_path):
     ref = (m1 * L1 / 2 + m2 * L1) * G * np.cos(X) + m2 * L2 / 2 * G * np.cos(X + Y)
     assert np.allclose(np.abs(m.torque), np.abs(ref), rtol=1e-12, atol=1e-12)
     assert posemap.plot_map(m, tmp_path / "map.png", {"worst": (0.0, 0.0)}).stat().st_size > 1000
+
+
+def test_held_point_force_adds_its_moment(tmp_path):
+    from helpers import SMALL_H, SMALL_L, write_small_study
+    from structcheck.script import build_study
+
+    study = build_study(write_small_study(tmp_path), {"gravity_z": -9.81})  # 100 N down at the tip
+    res = pose.search(study, points=5, stresses=False, forces=True)
+    assert np.allclose(res.forces["tip"], [0, 0, -100.0], rtol=1e-12)
+    m = 7850.0 * SMALL_L * SMALL_H ** 2  # structural_steel
+    assert abs(res.torques["joint1"].value) == pytest.approx(100.0 * SMALL_L + m * G * SMALL_L / 2, rel=1e-12)
+    assert pose.search(study, points=5, stresses=False).forces == {}
