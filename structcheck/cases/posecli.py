@@ -29,7 +29,7 @@ def add_parser(sub, parents, report, params) -> None:
                    "instead of its limits; JOINT=V holds it at V (repeatable)")
     w.add_argument("--starts", type=int, default=1, help="local optimizer starts per quantity (default 1: from the "
                    "grid's worst pose)")
-    w.add_argument("--map", nargs=2, metavar=("JX", "JY"), help="the map's two joints (default the first two searched)")
+    w.add_argument("--map", nargs=2, metavar=("JX", "JY"), help="the map's two joints (default the two with the largest holding torques)")
     w.add_argument("--map-points", type=int, default=41, help="map values per joint (default 41)")
     w.add_argument("--set", action="append", metavar="NAME=VALUE", help="a build() parameter or Study setting")
     w.add_argument("--out", help="output folder (default results/<study>_worst_pose)")
@@ -130,8 +130,12 @@ def _summary(res, study, governing) -> dict:
 def _map(study, res, governing, args, out: Path) -> Path | None:
     from . import pose, posemap
 
-    free = [j for j, (lo, hi) in res.ranges.items() if hi > lo]
-    joints = tuple(args.map) if args.map else tuple(free[:2])
+    # default: the two searched joints with the largest worst holding torques (a vertical axis's is flat)
+    def torque(j):
+        return abs(getattr(res.torques.get(j), "value", 0.0))
+
+    free = sorted((j for j, (lo, hi) in res.ranges.items() if hi > lo), key=lambda j: -torque(j))
+    joints = tuple(args.map) if args.map else tuple(sorted(free[:2], key=list(res.ranges).index))
     if len(joints) < 2:
         return None
     at = res.stresses[governing].pose if governing else next(iter(res.torques.values())).pose
