@@ -4,8 +4,10 @@ link's peak von Mises stress under gravity and payload, the robot standing still
 Search: a grid of ``points`` values per searched joint over its range (``points ** d`` poses for d joints; a joint
 given one value, or a range of zero width, is held there), then a bounded local optimizer
 (``scipy.optimize.minimize``, Powell; ``xtol`` = :data:`XTOL` rad or m and ``ftol`` = :data:`FTOL` relative for
-the torques, :data:`XTOL_STRESS` and :data:`FTOL_STRESS` for the stresses) from the ``starts`` best grid poses. The holding torques of all grid poses come from one vectorized inverse dynamics
-(:func:`structcheck.rigid.stage.rigid_body` at zero speeds and accelerations, in chunks of :data:`CHUNK` poses).
+the torques, :data:`XTOL_STRESS` and :data:`FTOL_STRESS` for the stresses) from the ``starts`` best grid poses:
+a local refinement, not a proof of the global maximum (a finer grid bounds the gap). The holding torques of all
+grid poses come from one vectorized inverse dynamics (:func:`structcheck.rigid.stage.rigid_body` at zero speeds
+and accelerations, in chunks of :data:`CHUNK` poses).
 A closed chain goes through its own machinery (:mod:`structcheck.rigid.closedchain`): the searched joints are its
 independent coordinates, the loops are closed at every pose and its actuated joints' torques are reported; a grid
 pose where a loop cannot close or a dependent joint leaves its limits is refused (InputError: give narrower
@@ -17,7 +19,7 @@ u = U @ coeff (``build_basis(part, F, support, n_modes=0)``); that per-link mode
 elastic inertia; the arm model's joints carry the same wrenches). The peak over every element node and every
 pose is found by the bound-screened :func:`structcheck.fe.response.peak_von_mises`, and the pose that reaches it
 by halving the pose set (the half whose peak equals the whole's). Point forces of the study (time laws) are not
-part of a static pose: gravity and payloads only.
+part of a static pose unless asked (:func:`held_forces`: each at its largest magnitude).
 """
 from __future__ import annotations
 
@@ -130,7 +132,8 @@ def holding_torques(chain, Q: np.ndarray, gravity, payloads, forces: Mapping | N
     return out
 
 
-def _refine(fun, starts: np.ndarray, ranges: dict, xtol: float = XTOL, ftol: float = FTOL) -> tuple[float, np.ndarray]:
+def _refine(fun, starts: np.ndarray, ranges: dict, xtol: float = XTOL,
+            ftol: float = FTOL) -> tuple[float, np.ndarray]:
     """Maximize ``fun(q)`` (a scalar of one pose (n_driven,)) from each start pose with bounded Powell; the best
     (value, pose). Held joints (zero-width ranges) stay fixed."""
     from scipy.optimize import minimize
@@ -147,7 +150,8 @@ def _refine(fun, starts: np.ndarray, ranges: dict, xtol: float = XTOL, ftol: flo
         if not free.any():
             value, q = fun(q0), q0
         else:
-            res = minimize(neg, q0[free], method="Powell", bounds=bounds, options=dict(xtol=xtol, ftol=ftol, maxfev=MAXFEV))
+            res = minimize(neg, q0[free], method="Powell", bounds=bounds,
+                           options=dict(xtol=xtol, ftol=ftol, maxfev=MAXFEV))
             q = q0.copy()
             q[free] = np.clip(res.x, [b[0] for b in bounds], [b[1] for b in bounds])
             value = fun(q)
@@ -178,7 +182,8 @@ def search_torques(chain, ranges: dict, points: int, gravity, payloads, starts: 
         value, q = _refine(lambda q, k=k: abs(holding_torques(chain, q[None], gravity, payloads, forces)[0, k]), Q[top],
                            ranges)
         signed = float(holding_torques(chain, q[None], gravity, payloads, forces)[0, k])
-        out[joint] = Worst(float(np.copysign(value, signed)), dict(zip(names, map(float, q))), float(np.abs(tau[:, k]).max()))
+        out[joint] = Worst(float(np.copysign(value, signed)), dict(zip(names, map(float, q))),
+                           float(np.abs(tau[:, k]).max()))
     return out
 
 

@@ -29,7 +29,8 @@ def add_parser(sub, parents, report, params) -> None:
                    "instead of its limits; JOINT=V holds it at V (repeatable)")
     w.add_argument("--starts", type=int, default=1, help="local optimizer starts per quantity (default 1: from the "
                    "grid's worst pose)")
-    w.add_argument("--map", nargs=2, metavar=("JX", "JY"), help="the map's two joints (default the two with the largest holding torques)")
+    w.add_argument("--map", nargs=2, metavar=("JX", "JY"),
+                   help="the map's two joints (default the two with the largest holding torques)")
     w.add_argument("--map-points", type=int, default=41, help="map values per joint (default 41)")
     w.add_argument("--set", action="append", metavar="NAME=VALUE", help="a build() parameter or Study setting")
     w.add_argument("--out", help="output folder (default results/<study>_worst_pose)")

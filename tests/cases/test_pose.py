@@ -91,7 +91,8 @@ def test_cantilever_worst_pose_is_horizontal_with_beam_theory_stress():
 
 def test_superposition_equals_direct_solve(rng):
     robot = two_beam_robot()
-    parts = {"link1": beam(L1, H, H, 12, ends=("joint1", "joint2")), "link2": beam(L2, H, H, 10, ends=("joint2", "tool"))}
+    parts = {"link1": beam(L1, H, H, 12, ends=("joint1", "joint2")),
+             "link2": beam(L2, H, H, 10, ends=("joint2", "tool"))}
     study = Study(name="two", robot=robot, motion={}, parts=parts, t_end=1.0, payloads=(Payload("tool", 3.0),))
     chain, g, pl = pose.static_model(study, None, None)
     links = pose.static_links(chain, parts, np.zeros(2), g, pl)
