@@ -21,7 +21,7 @@ def add_parser(sub, parents, report, params) -> None:
     ``params(items)`` parses ``--set`` (the command line's own, handed in so this module does not import it)."""
     w = sub.add_parser("worst-pose", parents=parents, help="worst static pose: holding torques and link stresses "
                                                            "over the joint ranges, the worst pose checked",
-                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+                       description=" ".join(__doc__.split("\n\n")[1].split()).replace("``", ""))
     w.add_argument("study", help="study script (Python, defines `study = Study(...)` or build())")
     w.add_argument("--points", type=int, default=7, help="grid values per joint (default 7: 7^6 = 117649 poses "
                                                          "for six joints)")
