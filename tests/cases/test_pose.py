@@ -161,3 +161,26 @@ def test_held_point_force_adds_its_moment(tmp_path):
     m = 7850.0 * SMALL_L * SMALL_H ** 2  # structural_steel
     assert abs(res.torques["joint1"].value) == pytest.approx(100.0 * SMALL_L + m * G * SMALL_L / 2, rel=1e-12)
     assert pose.search(study, points=5, stresses=False).forces == {}
+
+
+def test_closed_chain_parallelogram_holding_torque():
+    """A planar parallelogram (crank and rocker of length L, coupler translating; the loop cut at the rocker-coupler
+    pin) searched through the chain's own machinery: the crank's static torque is g (m1 c1 + m3 c3 + m2 L) cos
+    theta, largest at the range's end nearest the level crank (the level pose itself folds the loop: excluded)."""
+    from structcheck.model.robot import trans
+    from structcheck.rigid.closedchain import ClosedChain, CutJoint
+
+    L, D, m1, c1, m2, m3, c3 = 0.6, 0.9, 2.0, 0.25, 5.0, 1.5, 0.4
+    z = np.array([0.0, 0.0, 1.0])
+    links = [Link("ground"), Link("crank", m1, (c1, 0, 0), np.diag([0.01, 0.02, 0.03])),
+             Link("coupler", m2, (D / 2, 0, 0), np.diag([0.2, 0.3, 0.7])),
+             Link("rocker", m3, (c3, 0, 0), np.diag([0.03, 0.01, 0.02]))]
+    joints = [Joint("j1", "revolute", "ground", "crank", np.eye(4), z, home=0.5),
+              Joint("j2", "revolute", "crank", "coupler", trans(x=L), z, home=-0.5),
+              Joint("j3", "revolute", "ground", "rocker", trans(x=D), z, home=0.5)]
+    chain = ClosedChain(Robot(links, joints), [CutJoint("pin", "revolute", "rocker", "coupler", trans(x=L),
+                                                        trans(x=D), axis=z)], ["j1"])
+    worst = pose.worst_holding_torques(chain, points=9, ranges={"j1": (0.3, 2.0)}, gravity=(0, -G, 0))
+    tau, q = worst["j1"]
+    assert abs(tau) == pytest.approx(G * (m1 * c1 + m3 * c3 + m2 * L) * np.cos(0.3), rel=1e-10)
+    assert q == {"j1": pytest.approx(0.3, abs=1e-12)}
