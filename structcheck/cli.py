@@ -364,6 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_materials(sub, [common])
 
     add_rerun(sub, [common], _report)
+    from .cases.posecli import add_parser as add_worst_pose
+
+    add_worst_pose(sub, [common], _report, _params)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
     k.set_defaults(func=_cmd_cache)
