@@ -360,9 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     import_cad.add_parser(sub, [common])
     from .materials_table import add_parser as add_materials
     from .rerun import add_parser as add_rerun
-
+    from .cases.command import add_parser as add_stopping
     add_materials(sub, [common])
-
+    add_stopping(sub, [common])
     add_rerun(sub, [common], _report)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
