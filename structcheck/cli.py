@@ -358,15 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     import_cad.add_parser(sub, [common])
+    from .cases import command as stopping, posecli
     from .materials_table import add_parser as add_materials
     from .rerun import add_parser as add_rerun
-
-    add_materials(sub, [common])
-
-    add_rerun(sub, [common], _report)
-    from .cases.posecli import add_parser as add_worst_pose
-
-    add_worst_pose(sub, [common], _report, _params)
+    add_materials(sub, [common]), stopping.add_parser(sub, [common]), add_rerun(sub, [common], _report)
+    posecli.add_parser(sub, [common], _report, _params)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
     k.set_defaults(func=_cmd_cache)

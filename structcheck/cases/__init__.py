@@ -1,2 +1,2 @@
 """Load cases and events beyond a study's programmed motion: the worst static pose (:mod:`.pose`), emergency
-stops and the other cases of issue 31 (DESIGN.md, "Load cases and events")."""
+stops (:mod:`.stop`, :mod:`.iso`, :mod:`.stopcase`) and the other cases of DESIGN.md's "Load cases and events"."""
