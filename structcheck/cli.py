@@ -361,7 +361,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cases import command as stopping, posecli
     from .materials_table import add_parser as add_materials
     from .rerun import add_parser as add_rerun
-    add_materials(sub, [common]), stopping.add_parser(sub, [common]), add_rerun(sub, [common], _report)
+    for add in (add_materials, stopping.add_parser):
+        add(sub, [common])
+    add_rerun(sub, [common], _report)
     posecli.add_parser(sub, [common], _report, _params)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
