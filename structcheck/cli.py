@@ -358,12 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bars")
     i.set_defaults(func=_cmd_info)
     import_cad.add_parser(sub, [common])
+    from . import materials_table, rerun
     from .cases import command as stopping, posecli
-    from .materials_table import add_parser as add_materials
-    from .rerun import add_parser as add_rerun
-    for add in (add_materials, stopping.add_parser):
+    for add in (materials_table.add_parser, stopping.add_parser):
         add(sub, [common])
-    add_rerun(sub, [common], _report)
+    rerun.add_parser(sub, [common], _report)
     posecli.add_parser(sub, [common], _report, _params)
     k = sub.add_parser("cache", parents=[common], help="show or clear the mesh cache (meshes made for --set values)")
     k.add_argument("--clear", action="store_true", help="remove every cached mesh")
