@@ -54,13 +54,20 @@ class JointDriveSummary(_Entry):
 
 
 #: the entries of this module in docs/summary.md's order, with where each sits
-ENTRIES = ((JointDriveSummary, "drivetrain.&lt;joint&gt;"), (DriveCheckSummary, "drivetrain.&lt;joint&gt;.checks.&lt;check&gt;"))
+ENTRIES = ((JointDriveSummary, "drivetrain.&lt;joint&gt;"),
+           (DriveCheckSummary, "drivetrain.&lt;joint&gt;.checks.&lt;check&gt;"))
 
 NESTING[JointDriveSummary] = {"checks": (dict, DriveCheckSummary)}
 
 
 def _finite(x):
     return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _check(c) -> DriveCheckSummary:
+    return DriveCheckSummary(check=c.check, part=c.part, value=_finite(c.value), limit=_finite(c.limit), unit=c.unit,
+                             utilisation=_finite(c.utilisation), passed=c.passed, at_least=c.at_least,
+                             formula=c.formula, source=c.source, note=c.note)
 
 
 def drivetrain_summary(drives) -> dict | None:
@@ -82,8 +89,5 @@ def drivetrain_summary(drives) -> dict | None:
             stiffness_note=d.stiffness_note,
             max_motor_torque_nm=None if d.motor_torque_nm is None else float(abs(d.motor_torque_nm).max()),
             max_motor_speed_rpm=None if d.motor_speed_rpm is None else float(abs(d.motor_speed_rpm).max()),
-            checks={f"{c.check} ({c.part})": DriveCheckSummary(check=c.check, part=c.part, value=_finite(c.value), limit=_finite(c.limit),
-                                      unit=c.unit, utilisation=_finite(c.utilisation), passed=c.passed,
-                                      at_least=c.at_least, formula=c.formula, source=c.source, note=c.note)
-                    for c in checks})
+            checks={f"{c.check} ({c.part})": _check(c) for c in checks})
     return dict(sorted(out.items(), key=lambda kv: -(kv[1].max_utilisation or 0.0)))

@@ -1,8 +1,8 @@
 """The CSV tables of a results folder: ``joints.csv`` (time, q, qd, qdd, tau and six reaction components of every
 joint, and each drive's motor-side torque and speed) and ``links.csv`` (time and every link's peak von Mises, strain
-and deformation, and its peak nodal-averaged von Mises) on the analysis grid, ``fatigue.csv`` (each link's fatigue-governing stress history over one duty
-cycle) and ``arm_frequencies.csv`` (the assembled arm's lowest frequencies at each frozen pose along the
-motion), with repr-exact floats."""
+and deformation, and its peak nodal-averaged von Mises) on the analysis grid, ``fatigue.csv`` (each link's
+fatigue-governing stress history over one duty cycle) and ``arm_frequencies.csv`` (the assembled arm's lowest
+frequencies at each frozen pose along the motion), with repr-exact floats."""
 from __future__ import annotations
 
 import csv
