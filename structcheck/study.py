@@ -364,7 +364,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
             rigid = rigid_stage(study, prep, prep.grid.t)
             bar.update()
         drives = study_drives(study, prep, rigid)
-        study = with_drive_stiffness(study, drives)  # the drives' stiffness in the arm model
+        given, study = study, with_drive_stiffness(study, drives)  # the drives' stiffness in the arm model
     with clock("loads"):
         loads = link_loads(study, prep, rigid)
     model = structural_model(study)
@@ -401,7 +401,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     drives = study_drives(study, prep, rigid, drives)  # checked on the refined samples
     failed = [*failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m),
               *drive_failures(drives)]
-    summary = replace(run_summary(study, prep.chain, body, links, structure, failed, warnings,
+    summary = replace(run_summary(given, prep.chain, body, links, structure, failed, warnings,
                                   {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick),
                       drivetrain=drivetrain_summary(drives))
     result = RunResult(

@@ -12,7 +12,7 @@ pose at qd = qdd = 0 (gravity, the point forces and the payloads), not the worst
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Mapping
 
@@ -60,7 +60,6 @@ class Drive:
     stiffness: StiffnessChoice | None = StiffnessChoice.SECANT
     load_level: LoadLevel = LoadLevel.RMS
     bearing_z_m: float | None = None
-    parts: dict = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         files = (self.catalogue,) if isinstance(self.catalogue, (str, bytes)) or hasattr(self.catalogue,
@@ -88,7 +87,12 @@ class Drive:
         if self.stiffness is not None and reducer.torsion is None:
             raise InputError(f"Drive reducer {reducer.name!r}: its catalogue entry gives no torsional stiffness; "
                              f"give Drive(stiffness=None) or an entry with one")
-        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "_parts", parts)  # not a field: the inputs summary lists the names, not the entries
+
+    @property
+    def parts(self) -> dict:
+        """The catalogue entries: 'reducer', 'bearing', 'motor', 'brake' -> entry (None: not given)."""
+        return self._parts
 
 
 def check_drives(drives: Any, joint_names) -> dict[str, Drive]:

@@ -104,13 +104,17 @@ def test_failing_drive_exits_1_with_its_reason(setup):
     assert "<tr><td>reducer repeated peak torque</td><td>reducer small</td>" in table and ">FAIL<" in table
 
 
-def test_passing_drive_and_catalogue_stiffness(setup):
+def test_passing_drive_and_catalogue_stiffness(setup, capsys):
     study, folder = setup
     rigid = run(study, progress=False, write=False)
     out = folder / "passing"
-    res = run(_with(study, folder, "large"), out, progress=False, vtk=False, plots=False)
+    res = run(_with(study, folder, "large"), out, progress=True, vtk=False, plots=False)
+    assert "joints: none held rigid" in capsys.readouterr().err  # the run header counts the drive's stiffness
     s = json.loads((out / "summary.json").read_text())
     assert s["passed"] is True and s["failures"] == [] and s["rigid_joints"] == []
+    # the inputs are the study's: the drive's stiffness is not written as an explicit arm.joint_stiffness
+    assert s["inputs"]["settings"]["arm.joint_stiffness"]["value"] == {}
+    assert s["inputs"]["settings"]["drives"]["value"]["joint1"]["reducer"] == "large"
     d = s["drivetrain"]["joint1"]
     assert d["stiffness_nm_per_rad"] == pytest.approx(K, rel=1e-12) and "rms torque 40 N m" in d["stiffness_note"]
     # the spring adds the beam's rigid rotation F L / k times L (statics: independent of the mesh)
