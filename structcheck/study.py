@@ -87,6 +87,10 @@ class Study:
     then, so that a jump at t = 0 (a STEP law starts with an acceleration) rings as it would later; ``"moving"``
     the motion is already under way at t = 0 (a segment cut from a longer one): the structure starts in the
     quasi-static state of the loads at t = 0, moving with them.
+
+    ``drives``: joint name -> :class:`~structcheck.drives.study.Drive` (reducer, output bearing, motor, brake from
+    the drivetrain catalogue), checked over the motion and in the verdict; the reducer's stiffness goes into the
+    arm model unless ``arm.joint_stiffness`` gives the joint's (docs/drivetrain.md).
     """
 
     name: str
