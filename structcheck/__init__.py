@@ -38,6 +38,7 @@ def __getattr__(name):
         "Study": ("study", "Study"),
         "PointForce": ("study", "PointForce"),
         "Payload": ("study", "Payload"),
+        "Drive": ("drives.study", "Drive"),
         "run": ("study", "run"),
         "Fatigue": ("settings", "Fatigue"),
         "ArmSettings": ("settings", "ArmSettings"),

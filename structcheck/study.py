@@ -25,6 +25,7 @@ import numpy as np
 
 from . import loads as linkloads
 from .checks import LinkSolution, failures, run_warnings
+from .drives.study import Drive, drive_failures, study_drives, with_drive_stiffness
 from .errors import InputError, named_input, require_array, require_number
 from .notes import Note
 from .fatigue.duty import Duty, study_duty, study_fatigue_settings
@@ -33,6 +34,7 @@ from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
 from .results.steps import with_peak_steps
+from .results.drivetrain_schema import drivetrain_summary
 from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
 from .progress import RUN_HEADER, Clock, progress_bar
@@ -85,6 +87,10 @@ class Study:
     then, so that a jump at t = 0 (a STEP law starts with an acceleration) rings as it would later; ``"moving"``
     the motion is already under way at t = 0 (a segment cut from a longer one): the structure starts in the
     quasi-static state of the loads at t = 0, moving with them.
+
+    ``drives``: joint name -> :class:`~structcheck.drives.study.Drive` (reducer, output bearing, motor, brake from
+    the drivetrain catalogue), checked over the motion and in the verdict; the reducer's stiffness goes into the
+    arm model unless ``arm.joint_stiffness`` gives the joint's (docs/drivetrain.md).
     """
 
     name: str
@@ -117,6 +123,7 @@ class Study:
     arm: ArmSettings = ArmSettings()
     fatigue: Fatigue | None = None
     initial_state: InitialState = InitialState.REST
+    drives: Mapping[str, Drive] = field(default_factory=dict)  # joint -> Drive (structcheck.drives.study)
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -360,6 +367,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         with progress_bar(progress, 1, "dynamics") as bar:
             rigid = rigid_stage(study, prep, prep.grid.t)
             bar.update()
+        drives = study_drives(study, prep, rigid)
+        given, study = study, with_drive_stiffness(study, drives)  # the drives' stiffness in the arm model
     with clock("loads"):
         loads = link_loads(study, prep, rigid)
     model = structural_model(study)
@@ -393,16 +402,20 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         structure.tree_only_tool_deflection, study.tool_point, structure.arm_mode, prep.grid.shortest_ramp,
         structure.arm_dynamics), *structure.warnings]
     tool_max = float(np.linalg.norm(tool.deflection, axis=1).max()) if tool else None
-    failed = failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m)
-    summary = run_summary(study, prep.chain, body, links, structure, failed, warnings,
-                          {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick)
+    drives = study_drives(study, prep, rigid, drives)  # checked on the refined samples
+    failed = [*failures(links, study.required_safety_factor, tool_max, study.deflection_limit_m),
+              *drive_failures(drives)]
+    summary = replace(run_summary(given, prep.chain, body, links, structure, failed, warnings,
+                                  {**clock.timings, "total": clock.elapsed()}, t, len(frames), prep.duty, quick),
+                      drivetrain=drivetrain_summary(drives))
     result = RunResult(
         study_name=study.name, t=t, frame_times=t[steps.index], joint_names=list(body.dynamics.joint_names),
         dof_names=list(tree.dof_names), q=body.q, qd=body.qd, qdd=body.qdd, tau=body.tau,
         joint_wrenches=body.dynamics.joint_wrenches, link_names=list(tree.link_names),
         T_world_link_frames=kin.T_world_link[steps.index], links=links, summary=summary, steps=steps,
         tool_point_deflection=tool.deflection if tool else None, arm_modes=structure.mode_shapes,
-        arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings))
+        arm_frequencies=structure.arm.frequency_history(t) if structure.arm else None, notes=tuple(warnings),
+        drives=drives)
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
                    vtk_format=vtk_format, after_summary=(partial(_write_report, renders=not quick) if report else None))
 

@@ -118,6 +118,7 @@ class RunResult:
     arm_modes: Any = None
     arm_frequencies: tuple | None = None
     notes: tuple = ()  # the run's warnings (structcheck.notes.Note): summary.warnings holds their whole text
+    drives: dict = field(default_factory=dict)  # joint -> drives.study.JointDrive (motor columns of joints.csv)
     steps: Any = None  # results.steps.Steps; None: every stored step is an output frame
 
 

@@ -28,6 +28,8 @@ from ..errors import InputError
 from .entries import NESTING, _Entry, _json, _nested, entry, plain  # noqa: F401 (plain, _json: re-exported)
 from .inputs_schema import ENTRIES as INPUT_ENTRIES
 from .inputs_schema import InputsSummary
+from .drivetrain_schema import ENTRIES as DRIVE_ENTRIES
+from .drivetrain_schema import JointDriveSummary
 
 SCHEMA_VERSION = 1  # summary.json layout version: raised when a field is renamed, removed or changes meaning
 
@@ -223,6 +225,8 @@ class RunSummary(_Entry):
     max_total_deformation_m: float | None = entry("m", "largest deformation relative to the ground (arm model)")
     inputs: InputsSummary | None = entry("-", "every input of the run and where it came from (see InputsSummary; "
                                               "null: written before this field)")
+    drivetrain: dict | None = entry("-", "joint name -> JointDriveSummary: each drive's checks, most utilised joint "
+                                         "first (null: the study names no drives)")
     schema_version: int = entry("-", "summary.json layout version", default=SCHEMA_VERSION)
     extra: dict = field(default_factory=dict)
 
@@ -236,7 +240,7 @@ class RunSummary(_Entry):
 # nested entries: field name -> (container kind, class); read_summary builds them from JSON
 NESTING[RunSummary] = {"analysis": (None, AnalysisSummary), "fatigue": (None, FatigueSummary),
                        "checks": (None, RunChecks), "links": (dict, LinkSummary), "joints": (dict, JointSummary),
-                       "inputs": (None, InputsSummary)}
+                       "inputs": (None, InputsSummary), "drivetrain": (dict, JointDriveSummary)}
 
 
 def from_dict(cls, data: Mapping[str, Any]):
@@ -296,7 +300,8 @@ def markdown() -> str:
              + __doc__.split("\n\n")[2].replace("\n", " "), ""]
     for cls, where in ((RunSummary, "top level"), (AnalysisSummary, "analysis"), (FatigueSummary, "fatigue"),
                        (RunChecks, "checks"), (LinkSummary, "links.&lt;link&gt;"),
-                       (JointSummary, "joints.&lt;joint&gt;"), *INPUT_ENTRIES):
+                       (JointSummary, "joints.&lt;joint&gt;"), *INPUT_ENTRIES,
+                       *DRIVE_ENTRIES):
         lines += [f"## {where} ({cls.__name__})", "", " ".join(cls.__doc__.split()), "",
                   "| field | type | unit | meaning |", "|---|---|---|---|"]
         hints = typing.get_type_hints(cls, {**vars(sys.modules[__name__]), **vars(sys.modules[cls.__module__])})

@@ -1,8 +1,8 @@
 """The CSV tables of a results folder: ``joints.csv`` (time, q, qd, qdd, tau and six reaction components of every
-joint) and ``links.csv`` (time and every link's peak von Mises, strain and deformation, and its peak nodal-averaged
-von Mises) on the analysis grid, ``fatigue.csv`` (each link's fatigue-governing stress history over one duty
-cycle) and ``arm_frequencies.csv`` (the assembled arm's lowest frequencies at each frozen pose along the
-motion), with repr-exact floats."""
+joint, and each drive's motor-side torque and speed) and ``links.csv`` (time and every link's peak von Mises, strain
+and deformation, and its peak nodal-averaged von Mises) on the analysis grid, ``fatigue.csv`` (each link's
+fatigue-governing stress history over one duty cycle) and ``arm_frequencies.csv`` (the assembled arm's lowest
+frequencies at each frozen pose along the motion), with repr-exact floats."""
 from __future__ import annotations
 
 import csv
@@ -24,6 +24,11 @@ def write_joint_csv(run: RunResult, path: Path) -> None:
     for k, j in enumerate(run.joint_names):
         cols += [f"{j}_{c}" for c in comps]
         data.append(run.joint_wrenches[:, k, :])
+    for j, d in run.drives.items():  # a drive's motor side: torque tau/(i eta^+-1) + J i qdd, speed i qd
+        for col, arr in ((f"motor_tau_{j}_Nm", d.motor_torque_nm), (f"motor_speed_{j}_rpm", d.motor_speed_rpm)):
+            if arr is not None:
+                cols.append(col)
+                data.append(arr[:, None])
     _write_csv(path, cols, np.hstack(data))
 
 

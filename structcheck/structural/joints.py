@@ -42,7 +42,8 @@ def load_bearing_joints(robot) -> tuple[str, ...]:
 
 def arm_rigid_joints(study) -> RigidJoints:
     """The arm model's rigid joints: the load-bearing joints without ``study.arm.joint_stiffness``."""
-    stiff = dict(study.arm.joint_stiffness)
+    stiff = {**dict(study.arm.joint_stiffness),  # a drive whose reducer gives the arm model its stiffness
+             **{j: d for j, d in dict(getattr(study, "drives", {})).items() if d.stiffness is not None}}
     names = tuple(j for j in load_bearing_joints(study.robot) if j not in stiff)
     return RigidJoints(names, f"no arm.joint_stiffness given, so {_BOUNDS}; give each drive's torsional "
                               f"stiffness [N m/rad] to make them real" if names else "")
