@@ -286,7 +286,7 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
     rest = None
     if study.initial_state is InitialState.REST:
-        starts_still(driven, qd[0], qd)
+        starts_still(driven, qd)
         forces0 = {p: f[0] for p, f in point_forces.items()}
         rest = RigidStage(t[:1], forces0, rest_body(prep.chain, t[0], q[0], study.gravity, forces0, prep.payloads))
     return RigidStage(t=t, point_forces=point_forces, body=body, rest=rest)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from . import closedchain as cc
 from . import dynamics
 from .closedchain import ClosedChain, ClosedChainDynamics
@@ -72,15 +73,12 @@ def rigid_body(chain, t, q_drv, qd_drv, qdd_drv, gravity, point_forces, payloads
                      tuple(dyn.warnings), closure)
 
 
-def starts_still(names, qd0: np.ndarray, qd: np.ndarray, rtol: float = 1e-6) -> None:
+def starts_still(names, qd: np.ndarray, rtol: float = 1e-6) -> None:
     """InputError when a driven coordinate moves at the first sample: a robot at rest before its motion cannot
-    start with a speed (an infinite acceleration). ``names`` (n_driven,); ``qd0`` (n_driven,) the speeds at t[0]
-    [rad/s or m/s]; ``qd`` (n_t, n_driven) the whole motion's, which scale ``rtol`` (speeds below it are the
-    laws' round-off)."""
-    from ..errors import InputError
-
+    start with a speed (an infinite acceleration). ``names`` (n_driven,); ``qd`` (n_t, n_driven) the motion's speeds
+    [rad/s or m/s], whose largest scale ``rtol`` (speeds below it at t[0] are the laws' round-off)."""
     scale = np.max(np.abs(qd), axis=0, initial=0.0)
-    moving = [f"{n} ({v:.3g}/s)" for n, v, s in zip(names, qd0, scale) if abs(v) > rtol * s and v != 0]
+    moving = [f"{n} ({v:.3g}/s)" for n, v, s in zip(names, qd[0], scale) if abs(v) > rtol * s and v != 0]
     if moving:
         raise InputError(f"the motion starts moving at t = 0: joints {', '.join(moving)}; a robot at rest before "
                          f"its motion cannot: start the laws from standstill, or, for a segment cut from a longer "
