@@ -310,7 +310,8 @@ def external_loads(link_loads: dict) -> dict:
     """The arm model's loads from the per-link stage's :class:`~structcheck.loads.LinkLoads` (link -> LinkLoads):
     link -> (F (n_dof, k), coeff (n_t, k)) of every column but the joint wrenches, which the assembly carries
     itself (body loads of the rigid motion and gravity, point forces, payloads, non-structural masses)."""
-    return {name: (ld.F[:, _external(ld)], ld.coeff[:, _external(ld)]) for name, ld in link_loads.items()}
+    keep = {name: _external(ld) for name, ld in link_loads.items()}
+    return {name: (ld.F[:, keep[name]], ld.coeff[:, keep[name]]) for name, ld in link_loads.items()}
 
 
 def external_rest(link_loads: dict) -> dict | None:
