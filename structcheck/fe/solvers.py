@@ -47,7 +47,7 @@ class Factorization:
 def available_backends() -> list[str]:
     """Backends importable on this machine, best first; the one ``STRUCTCHECK_SOLVER`` names first when it is
     set and importable (so the first is always the one :func:`factorize` uses by default)."""
-    found = _importable()
+    found = list(_importable())  # a copy: the cached list itself must keep its order
     chosen = os.environ.get("STRUCTCHECK_SOLVER")
     if chosen in found:
         found.remove(chosen)

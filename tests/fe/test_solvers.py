@@ -30,6 +30,9 @@ def test_first_available_backend_is_the_one_used(monkeypatch):
     assert available_backends()[0] == default_backend() == factorize(sp.eye(3) * 2.0).backend
     monkeypatch.setenv("STRUCTCHECK_SOLVER", "superlu")
     assert available_backends()[0] == default_backend() == factorize(sp.eye(3) * 2.0).backend == "superlu"
+    monkeypatch.delenv("STRUCTCHECK_SOLVER")  # the choice must not stick (it once reordered the cached list)
+    assert available_backends()[0] == default_backend() == factorize(sp.eye(3) * 2.0).backend
+    assert default_backend() == ("pardiso" if "pardiso" in available_backends() else available_backends()[0])
 
 
 def test_pardiso_runs_in_mkl_reproducible_mode(rng):
