@@ -15,8 +15,10 @@ theta2, theta2'; the wrist rotation theta4 is held, as in the paper's model).
 
 Motion: the tool point (the wrist pin, origin of Table 1's last frame) on the straight line p1 = (1800, 0, 800)
 -> p2 = (1800, 0, 1500) mm, distance along it by the modified trapezoid law (a_max 3200 mm/s^2, v_max
-1200 mm/s), joint motion by inverse kinematics of the paper's right open chain (turret, big arm, forearm);
-theta2' = theta2 + theta3 drives the crank. Gravity 9.8 m/s^2 (the paper's 9800 mm/s^2).
+1200 mm/s), joint motion by the closed-form inverse kinematics of the paper's right open chain (turret, big arm,
+forearm: the law of cosines of :func:`wrist_ik`) written as ADAMS function expressions of the profile's own
+expression (:func:`ik_laws`: exact derivatives, and what export-adams writes); theta2' = theta2 + theta3 drives the
+crank. The tests check these laws against the CartesianLine's numerical inverse kinematics (:func:`line_motion`). Gravity 9.8 m/s^2 (the paper's 9800 mm/s^2).
 
 Masses: the parts are HT200 meshes of Table 2's members (our reading of the table, docs/paper000.md); the Table 3
 motors and reducers are point masses (J2 and J2p on the turret, J4 on the wrist bracket) with assumed masses
@@ -199,22 +201,43 @@ def profile(v_max=V_MAX, a_max=A_MAX):
     return sc.motion.ModifiedTrapezoidal(0.0, float(np.linalg.norm(P2 - P1)), v_max, a_max)
 
 
+def ik_laws(prof, start) -> dict:
+    """Driven joint name -> offset [rad] from the ``start`` pose (theta1, theta2, theta2') along the line p1 -> p2
+    with distance ``prof`` (a profile with ``adams_text``): :func:`wrist_ik` written as ADAMS function expressions
+    of TIME (MotionLaws whose VARIABLEs are the profile's expression S, the tool point PX, PY, PZ, its place in
+    the arm plane X, Z from the shoulder, the reach R, the big arm's angle ABIG from the horizontal, the forearm
+    EX, EZ), so value, velocity and acceleration are exact (the chain rule on the expression)."""
+    S, (l2, l3) = [float(x) for x in meshes.SHOULDER], (float(meshes.L_BIG), float(meshes.L_FORE))
+    d = [float(x) for x in (P2 - P1) / np.linalg.norm(P2 - P1)]
+    p1, start = [float(x) for x in P1], [float(x) for x in start]
+    variables = {"S": prof.adams_text(),
+                 **{f"P{c}": f"{p1[k]!r} + {d[k]!r}*VARVAL(S)" for k, c in enumerate("XYZ")},
+                 "X": f"SQRT(VARVAL(PX)**2 + VARVAL(PY)**2) - {S[0]!r}", "Z": f"VARVAL(PZ) - {S[2]!r}",
+                 "R": "SQRT(VARVAL(X)**2 + VARVAL(Z)**2)",
+                 "ABIG": f"ATAN2(VARVAL(Z), VARVAL(X)) + ACOS(({l2 * l2 - l3 * l3!r} + VARVAL(R)**2)"
+                         f"/({2 * l2!r}*VARVAL(R)))",
+                 "EX": f"VARVAL(X) - {l2!r}*COS(VARVAL(ABIG))", "EZ": f"VARVAL(Z) - {l2!r}*SIN(VARVAL(ABIG))"}
+    texts = {"J1": f"ATAN2(VARVAL(PY), VARVAL(PX)) - {start[0]!r}", "J2": f"PI/2 - VARVAL(ABIG) - {start[1]!r}",
+             "J2p": f"-ATAN2(VARVAL(EZ), VARVAL(EX)) - {start[2]!r}"}
+    return {j: sc.motion.MotionLaw(text, variables=variables) for j, text in texts.items()}
+
+
 def line_motion(v_max=V_MAX, a_max=A_MAX):
     """(start pose (3,) theta1, theta2, theta2' [rad], the CartesianLine on the right chain, driven joint name ->
-    law of the offset from the start pose)."""
+    law of the offset from the start pose: the study's :func:`ik_laws`). The line's own joint laws (numerical
+    inverse kinematics, ``line.joint_laws()``; theta2' = J2 + J3 by :class:`SumLaw`) are the tests' reference."""
     start = wrist_ik(P1)[0]
     home3 = (start[0], start[1], start[2] - start[1])
     line = sc.motion.CartesianLine(right_chain(home3), "tcp", P1, P2, profile(v_max, a_max), seed=home3)
-    laws = line.joint_laws()
-    return start, line, {"J1": laws["J1"], "J2": laws["J2"], "J2p": SumLaw(laws["J2"], laws["J3"])}
+    return start, line, ik_laws(line.profile, start)
 
 
 def build(n_frames: int = 53, v_max_mm_s: float = V_MAX * 1e3, a_max_mm_s2: float = A_MAX * 1e3) -> Study:
     """The paper's straight line with the modified trapezoid law (``v_max_mm_s``, ``a_max_mm_s2``) and
     ``n_frames`` output frames over its duration (1.04 s at the paper's 1200 mm/s and 3200 mm/s^2)."""
-    start, line, laws = line_motion(v_max_mm_s * 1e-3, a_max_mm_s2 * 1e-3)
+    prof, start = profile(v_max_mm_s * 1e-3, a_max_mm_s2 * 1e-3), wrist_ik(P1)[0]
     return Study(
-        name="pr1300_palletizer", robot=mechanism(start), motion=laws, parts=PARTS, t_end=line.t_stop,
+        name="pr1300_palletizer", robot=mechanism(start), motion=ik_laws(prof, start), parts=PARTS, t_end=prof.t1,
         n_frames=n_frames, gravity=GRAVITY, damping_ratio=0.02, n_modes=6, required_safety_factor=1.5,
         tool_point="tcp",
         description="Paper 000 PR1300 palletizer, straight line p1 -> p2 with the modified trapezoid law",

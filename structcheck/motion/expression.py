@@ -268,7 +268,7 @@ class MotionLaw:
         self.text = text
         try:
             self._root = _Parser(text, _Context(splines, variables)).parse()
-            calls = [n for n in self._root.walk() if isinstance(n, Call)]
+            calls = list({id(n): n for n in self._root.walk() if isinstance(n, Call)}.values())  # VARVALs: once
             self.ramp_spans = tuple(span for c in calls for span in c.fn.spans(c))
             self._switches = tuple(sw for c in calls for sw in c.fn.switches(c))
             self.ramp_spans += tuple((t, t) for t in _value_jumps(self._root, self._switches))
@@ -279,6 +279,7 @@ class MotionLaw:
         self.breakpoints = tuple(sorted(float(x) for x in ends))
         self.ramps = tuple(sorted(float(b - a) for a, b in self.ramp_spans))
         self._named = bool(splines or variables)
+        self.splines, self.variables = dict(splines or {}), dict(variables or {})
 
     def __repr__(self):
         return f"MotionLaw({self.text!r}{', ...' if self._named else ''})"
@@ -286,7 +287,7 @@ class MotionLaw:
     def _eval(self, t, side):
         """Value, velocity and acceleration at ``t`` [s], each of t's shape."""
         t = as_times(t)
-        flat = np.atleast_1d(t).ravel()
+        flat = np.array(t, dtype=float).reshape(-1)  # a new array: a VARVAL's kept jet is never of a changed t
         try:
             jet = self._root.eval(flat, side)
         except RecursionError:

@@ -173,12 +173,20 @@ class Var(Node):
 
     name: str
     root: Node
+    _last: tuple = field(default=(None, None, None), repr=False, compare=False)
 
     def children(self):
         return (self.root,)
 
     def eval(self, t, side):
-        return self.root.eval(t, side)
+        # A variable used many times in a law (the closed-form inverse kinematics of a Cartesian line) is
+        # evaluated once per sample array: the last (t, side) and its jet are kept (jets are never changed in
+        # place; an IF's branches pass new arrays, which miss).
+        last = self._last  # one read: another thread's evaluation may replace it meanwhile
+        if last[0] is not t or last[1] != side:
+            last = (t, side, self.root.eval(t, side))
+            self._last = last
+        return last[2]
 
     def constant(self):
         return self.root.constant()

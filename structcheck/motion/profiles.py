@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, require_number
+from .adams_text import number, piecewise, poly, shf
 from .span import as_times, in_span
 
 
@@ -74,12 +75,27 @@ class Quintic(_Piecewise):
         if not self.t1 > self.t0:
             raise InputError(f"Quintic needs t1 > t0, got t0 = {self.t0}, t1 = {self.t1}")
 
-    def _poly(self, tc, side=1):
+    def _c345(self):
+        """The coefficients of s^3, s^4, s^5 (s = t - t0) that meet the end conditions."""
         T = self.t1 - self.t0
         A = np.array([[T ** 3, T ** 4, T ** 5], [3 * T ** 2, 4 * T ** 3, 5 * T ** 4], [6 * T, 12 * T ** 2, 20 * T ** 3]])
         rhs = np.array([self.q1 - self.q0 - self.v0 * T - self.a0 * T ** 2 / 2, self.v1 - self.v0 - self.a0 * T,
                         self.a1 - self.a0])
-        c3, c4, c5 = np.linalg.solve(A, rhs)
+        return np.linalg.solve(A, rhs)
+
+    def adams_text(self) -> str | None:
+        """The law as an ADAMS function expression (POLY between t0 and t1, held outside), equal to it to
+        rounding; None when it does not start and end at rest (held outside its span, it would jump in
+        velocity)."""
+        if self.v0 != 0 or self.v1 != 0:
+            return None
+        c3, c4, c5 = self._c345()
+        at_end = float(self.value(self.t1))
+        return piecewise(number(self.q0), [(self.t0, poly(self.t0, self.q0, 0.0, self.a0 / 2, c3, c4, c5)),
+                                           (self.t1, number(at_end))])
+
+    def _poly(self, tc, side=1):
+        c3, c4, c5 = self._c345()
         s = tc - self.t0
         f = self.q0 + self.v0 * s + self.a0 * s ** 2 / 2 + c3 * s ** 3 + c4 * s ** 4 + c5 * s ** 5
         d = self.v0 + self.a0 * s + 3 * c3 * s ** 2 + 4 * c4 * s ** 3 + 5 * c5 * s ** 4
@@ -157,6 +173,18 @@ class Trapezoidal(_RestToRest):
         pos = np.where(s >= T, abs(self.q1 - self.q0), pos)
         return self.q0 + sgn * pos, sgn * vel, sgn * acc
 
+    def adams_text(self) -> str:
+        """The law as an ADAMS function expression (POLY pieces switched by IF), equal to it to rounding."""
+        v, ta, tc = self._phases
+        sa, sv = math.copysign(self.a_max, self.q1 - self.q0), math.copysign(v, self.q1 - self.q0)
+        t1, t2 = self.t0 + ta, self.t0 + ta + tc
+        p1 = self.q0 + sa * ta * ta / 2
+        p2 = p1 + sv * tc
+        pieces = [(self.t0, poly(self.t0, self.q0, 0.0, sa / 2)), (t1, poly(t1, p1, sv)),
+                  (t2, poly(t2, p2, sv, -sa / 2)), (self.t1, number(self.value(self.t1)))]
+        return piecewise(number(self.q0), [p for p, nxt in zip(pieces, pieces[1:] + [(math.inf, "")])
+                                           if nxt[0] > p[0]])
+
 
 @dataclass(frozen=True)
 class ModifiedTrapezoidal(_RestToRest):
@@ -222,3 +250,27 @@ class ModifiedTrapezoidal(_RestToRest):
         pos = np.where(dec, pos + v * np.clip(s3, 0, Ta) - a * pd, pos)
         return self.q0 + sgn * pos, sgn * vel, sgn * acc
 
+    def adams_text(self) -> str:
+        """The law as an ADAMS function expression, equal to it to rounding: each acceleration phase's three
+        pieces (sine quarter-wave rise: POLY + SHF; constant: POLY; fall: POLY + SHF) and the cruise (POLY),
+        switched by IF."""
+        v, Ta, Tc = self._phases
+        sgn = 1.0 if self.q1 >= self.q0 else -1.0
+        a, w = sgn * self.a_max, 2 * np.pi
+        p_q = 1 / (4 * w) - 1 / w ** 2
+        p_3q = p_q + 0.5 / w + 0.125
+        p_end = p_3q + (1 / w + 0.5) / 4 + 1 / w ** 2  # position at the phase's end (a_max = Ta = 1)
+
+        def phase(T0, P0, V0, s):
+            """The three pieces of a phase from T0 [s] at P0, V0, accelerating (s = +1) or decelerating (-1)."""
+            return [(T0, f"{poly(T0, P0, V0 + s * a * Ta / w)} + {shf(T0, -s * a * (Ta / w) ** 2, w / Ta)}"),
+                    (T0 + Ta / 4, poly(T0 + Ta / 4, P0 + V0 * Ta / 4 + s * a * Ta * Ta * p_q, V0 + s * a * Ta / w,
+                                       s * a / 2)),
+                    (T0 + 3 * Ta / 4, f"{poly(T0 + 3 * Ta / 4, P0 + V0 * 3 * Ta / 4 + s * a * Ta * Ta * (p_3q + 1 / w ** 2), V0 + s * a * Ta * (1 / w + 0.5))}"
+                                      f" + {shf(T0, s * a * Ta * Ta / w ** 2, w / Ta)}")]
+
+        pa = self.q0 + a * Ta * Ta * p_end
+        cruise = [(self.t0 + Ta, poly(self.t0 + Ta, pa, sgn * v))] if Tc > 0 else []
+        pieces = (phase(self.t0, self.q0, 0.0, 1.0) + cruise + phase(self.t0 + Ta + Tc, pa + sgn * v * Tc, sgn * v, -1.0)
+                  + [(self.t1, number(self.value(self.t1)))])
+        return piecewise(number(self.q0), pieces)

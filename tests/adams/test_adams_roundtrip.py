@@ -13,27 +13,28 @@ from structcheck.model.adams import read_adm, write_adm
 from structcheck.script import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
-# studies whose laws are ADAMS expressions: the same loads to 1e-12 of their peaks; pr1300_palletizer's laws are
-# Cartesian lines (no expression): written as AKISPL splines of 4001 samples, whose accelerations (Akima: C1 only)
-# are within about 1 % of the law's, so its loads are held to 2e-2 of their peaks (and its spline's slope at t = 0
-# is ~1e-7/s, not 0: the imported study starts under way).
-TOLERANCE = {"two_link_arm": 1e-12, "loading_unloading_6dof": 1e-12, "kr500_identification": 1e-12,
-             "cad_arm": 1e-12, "mg400": 1e-12, "hydraulic_arm": 1e-12, "pr1300_palletizer": 2e-2}
+# every shipped study's laws are ADAMS expressions (pr1300_palletizer's: the closed-form inverse kinematics of its
+# straight line over the modified trapezoid's own expression) or profiles that write themselves as one
+# (adams_text): written as they are, so the loads agree to 1e-12 of their peaks
+STUDIES = ("two_link_arm", "loading_unloading_6dof", "kr500_identification", "cad_arm", "mg400", "hydraulic_arm",
+           "pr1300_palletizer")
 # studies/paper001_lagrange.py and studies/pr1300_paper.py hold no Study (paper checks, no robot run)
 
 
-@pytest.mark.parametrize("name", sorted(TOLERANCE))
+@pytest.mark.parametrize("name", sorted(STUDIES))
 def test_export_then_import_gives_the_same_joint_loads(tmp_path, name):
     """Torques (or forces) and joint reactions (world axes: a joint whose axis is not z gets its ADAMS markers
     turned, so the reimported child frame is turned too) on the analysis grid, to 1e-12 of each quantity's peak.
     Budget: 17-digit numbers and the REULER round trip (1e-16 relative) through recursions and the closed chains'
     loop closure (~1e-14). Closed chains come back as closed chains with the same cut joints."""
     study = load_study(ROOT / "studies" / f"{name}.py")
-    model = read_adm(write_adm(study, tmp_path / "model.adm"))
-    tol = TOLERANCE[name]
+    text = write_adm(study, tmp_path / "model.adm").read_text()
+    assert "AKISPL" not in text  # no law sampled
+    model = read_adm(tmp_path / "model.adm")
+    tol = 1e-12
     assert set(study.robot.joint_names) <= set(model.robot.joint_names)
     t = np.linspace(0.0, study.t_end, 101)
-    a, b = joint_loads(study, t), joint_loads(imported_study(model, study, moving=tol > 1e-12), t)
+    a, b = joint_loads(study, t), joint_loads(imported_study(model, study), t)
     peak_tau = max(np.abs(tau).max() for tau, _ in a.values() if tau is not None)
     peak_w = max(np.abs(w).max() for _, w in a.values())
     assert peak_tau > 0.1 and peak_w > 1.0
@@ -56,22 +57,64 @@ def test_a_chain_actuated_elsewhere_than_driven_is_refused_on_export(tmp_path):
         write_adm(replace(study, robot=other), tmp_path / "model.adm")
 
 
+class _Wave:
+    """A law object with no ADAMS expression of its own: 0.1 (1 - cos(pi t)) [rad]."""
+
+    breakpoints, ramps = (), ()
+
+    def value(self, t):
+        return 0.1 * (1 - np.cos(np.pi * np.asarray(t)))
+
+    def velocity(self, t):
+        return 0.1 * np.pi * np.sin(np.pi * np.asarray(t))
+
+    def acceleration(self, t, side=1):
+        return 0.1 * np.pi ** 2 * np.cos(np.pi * np.asarray(t))
+
+
 def test_export_writes_what_adams_reads(tmp_path):
     """The dataset's statements: units, GROUND, IP with the products' ADAMS sign, MOTION text as the study's
-    law, ACCGRAV, END; a law object that is no expression becomes an AKISPL SPLINE of its samples."""
+    law, ACCGRAV, END; a profile writes itself as an expression (exact: its value, velocity and acceleration
+    read back to rounding); a law object that is no expression becomes an AKISPL SPLINE of its samples (values at
+    the knots exact)."""
     from dataclasses import replace
 
     from structcheck.motion import Quintic
 
     study = load_study(ROOT / "studies" / "two_link_arm.py")
-    study = replace(study, motion={**study.motion, "elbow": Quintic(0.5, 1.5, 0.0, 0.4)})
+    study = replace(study, motion={"shoulder": _Wave(), "elbow": Quintic(0.5, 1.5, 0.0, 0.4)})
     text = write_adm(study, tmp_path / "m.adm").read_text()
     assert "UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = METER, TIME = SECOND" in text
-    assert "FUNCTION = STEP(time, 0, 0, 1, -30d)" in text and "AKISPL(time, 0, 1)" in text
+    assert "FUNCTION = IF(time - 0.5: 0.0, POLY(time, 0.5, 0.0, 0.0, 0.0," in text and "AKISPL(time, 0, 1)" in text
     assert text.rstrip().endswith("END") and "ACCGRAV/IGRAV = 0.0, JGRAV = 0.0, KGRAV = -9.81" in text
     model = read_adm(tmp_path / "m.adm")
+    t = np.union1d(np.linspace(0.0, 2.0, 41), [0.5, 1.5])
+    q = Quintic(0.5, 1.5, 0.0, 0.4)
+    for side in (-1, 1):
+        assert np.abs(model.motion["elbow"].acceleration(t, side) - q.acceleration(t, side=side)).max() < 1e-12
+    assert np.abs(model.motion["elbow"].value(t) - q.value(t)).max() < 1e-15
+    knots = np.linspace(0.0, study.t_end, 4001)
+    assert np.abs(model.motion["shoulder"].value(knots) - _Wave().value(knots)).max() < 1e-15
+
+
+def test_variables_are_written_once_with_ids(tmp_path):
+    """A law's VARVALs by name become VARIABLEs with ids (shared by the laws that use the same text), and read
+    back to the same law."""
+    from dataclasses import replace
+
+    from structcheck.motion import MotionLaw
+
+    variables = {"ramp": "STEP(time, 0, 0, 1, 1)", "Half": "0.5*VARVAL(ramp)"}
+    laws = {"shoulder": MotionLaw("VARVAL(half) + 0.1*VARVAL(RAMP)", variables=variables),
+            "elbow": MotionLaw("-VARVAL(Half)", variables=variables)}
+    study = replace(load_study(ROOT / "studies" / "two_link_arm.py"), motion=laws)
+    text = write_adm(study, tmp_path / "m.adm").read_text()
+    assert text.count("VARIABLE/") == 2 and "FUNCTION = 0.5*VARVAL(1)" in text
+    assert "FUNCTION = VARVAL(2) + 0.1*VARVAL(1)" in text and "FUNCTION = -VARVAL(2)" in text
+    model = read_adm(tmp_path / "m.adm")
     t = np.linspace(0.0, 2.0, 41)
-    assert np.abs(model.motion["elbow"].value(t) - Quintic(0.5, 1.5, 0.0, 0.4).value(t)).max() < 1e-12
+    for name, law in laws.items():
+        assert np.array_equal(model.motion[name].acceleration(t), law.acceleration(t))
 
 
 def _run(*args, cwd):

@@ -114,6 +114,21 @@ def test_ik_follows_the_straight_line(rigid):
     np.testing.assert_allclose(pr.wrist_point(rigid["q"]), tcp, atol=1e-12)
 
 
+def test_closed_form_laws_follow_the_numerical_inverse_kinematics(line):
+    """The study's laws (wrist_ik written as ADAMS expressions of the profile's own expression) against the
+    CartesianLine's Newton inverse kinematics on the right chain (polished to 1e-12 m / rad; rates by the task
+    Jacobian): the same joint motion to 5e-12 rad, rad/s, rad/s^2 (its tolerance through the Jacobian)."""
+    start, ln, laws = line
+    ref = ln.joint_laws()
+    ref = {"J1": ref["J1"], "J2": ref["J2"], "J2p": pr.SumLaw(ref["J2"], ref["J3"])}
+    t = np.union1d(np.linspace(0.0, ln.t_stop, 201), ln.breakpoints)
+    for j in pr.DRIVEN:
+        assert np.abs(laws[j].value(t) - ref[j].value(t)).max() < 5e-12
+        assert np.abs(laws[j].velocity(t) - ref[j].velocity(t)).max() < 5e-12
+        for side in (-1, 1):
+            assert np.abs(laws[j].acceleration(t, side) - ref[j].acceleration(t, side=side)).max() < 5e-12
+
+
 def test_modified_trapezoid_reaches_a_max_v_max_in_the_closed_form_time(rigid):
     """Each acceleration phase (sine quarter-wave rise, constant, fall) of length Ta gains a_max Ta (1/2 + 1/pi):
     Ta = v_max / (a_max (1/2 + 1/pi)) = 0.458 s, duration L / v_max + Ta = 1.0416 s; the tool point's speed and

@@ -14,6 +14,7 @@ same model to rounding.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,7 +40,7 @@ class _Writer:
     """Statements with ids, each after its Adams View name comment."""
 
     def __init__(self):
-        self.lines, self.ids = [], {}
+        self.lines, self.ids, self.variables = [], {}, {}
 
     def next_id(self, kind: str) -> int:
         self.ids[kind] = self.ids.get(kind, 0) + 1
@@ -182,13 +183,18 @@ def _move(j, q: float) -> np.ndarray:
 
 
 def _text(w: _Writer, law, prep, what: str) -> str:
-    """A law's ADAMS FUNCTION text: its own expression, a number, or AKISPL on a SPLINE of its samples."""
+    """A law's ADAMS FUNCTION text: its own expression (with VARIABLEs written for its VARVALs), a number, the
+    exact expression a law object gives (``adams_text()``: the profiles), or else AKISPL on a SPLINE of its
+    samples."""
     if isinstance(law, str):
         return law
     if isinstance(law, (int, float, np.floating, np.integer)):
         return _n(law)
-    if isinstance(law, MotionLaw) and not law._named:
-        return law.text
+    text = law.adams_text() if callable(getattr(law, "adams_text", None)) else None
+    if text is not None:
+        return text
+    if isinstance(law, MotionLaw) and not law.splines:
+        return _with_variables(w, law.text, law.variables, {})
     t_end = float(prep.grid.t[-1])
     t, h = np.linspace(0.0, t_end, 4001), t_end / 4000
     breaks = np.array([b for b in getattr(law, "breakpoints", ()) if 0.0 < b < t_end], float)
@@ -197,6 +203,34 @@ def _text(w: _Writer, law, prep, what: str) -> str:
     sid = w.add("SPLINE", None, f"X = {_ns(t)}", f"Y = {_ns(law.value(t))}",
                 comment=f"{what}: a law that is not an expression, sampled ({len(t)} samples) for AKISPL")
     return f"AKISPL(time, 0, {sid})"
+
+
+_VARVAL = re.compile(r"\bVARVAL\s*\(\s*([A-Za-z_][A-Za-z0-9_]*|\d+(?:\.0*)?)\s*\)", re.I)
+
+
+def _var_key(k) -> str:
+    """A VARIABLE's name or id as a lookup key (as MotionLaw reads it): ids as integers' text, names upper case."""
+    k = str(k).strip()
+    return str(int(float(k))) if k[:1].isdigit() else k.upper()
+
+
+def _with_variables(w: _Writer, text: str, variables: dict, done: dict) -> str:
+    """``text`` with each VARVAL(key) of ``variables`` (name or id -> text) pointing at a VARIABLE written for it
+    (those it uses first; one VARIABLE per distinct text, shared by the laws of the dataset)."""
+    given = {_var_key(k): (k, v) for k, v in variables.items()}
+
+    def ref(m) -> str:
+        key = _var_key(m.group(1))
+        if key not in done:
+            name, body = given[key]
+            body = _with_variables(w, body, variables, done)
+            if body not in w.variables:
+                label = None if isinstance(name, (int, np.integer)) or str(name)[:1].isdigit() else str(name)
+                w.variables[body] = w.add("VARIABLE", label, f"FUNCTION = {body}")
+            done[key] = w.variables[body]
+        return f"VARVAL({done[key]})"
+
+    return _VARVAL.sub(ref, text)
 
 
 def _motions(w: _Writer, study, prep, tree, joint_markers) -> None:
