@@ -156,8 +156,8 @@ def _with(old: str, new: str) -> str:
     ("END", "BEAM/1, I = 21, J = 10\nEND", 16, ("BEAM",)),                                     # a refused statement
     ("END", "FOO/1, A = 2\nEND", 16, ("unknown statement",)),                                  # an unknown one
     ("JOINT/1, REVOLUTE", "JOINT/1, SPHERICAL", 11, ("SPHERICAL", "REVOLUTE")),                # a joint type
-    ("ROTATION, FUNCTION", "ROTATION, VELOCITY, FUNCTION", 12, ("VELOCITY", "DISPLACEMENT")),  # velocity motion
-    ("ROTATION, FUNCTION", "ROTATION, ACCELERATION, FUNCTION", 12, ("ACCELERATION",)),
+    ("ROTATION, FUNCTION", "ROTATION, VELOCITY, ACCELERATION, FUNCTION", 12, ("one of DISPLACEMENT",)),
+    ("ROTATION, FUNCTION", "ROTATION, VELOCITY, ICDISP = x, FUNCTION", 12, ("ICDISP", "not a number")),
     ("JOINT = 1, ROTATION", "I = 21, J = 10, B3", 12, ("between markers",)),                    # marker motion
     ("FUNCTION = 0.5*SIN(time)", "FUNCTION = 0.5*AZ(21, 10)", 12, ("AZ",)),                   # not of TIME
     ("END", "JOINT/2, REVOLUTE, I = 22, J = 11\nMOTION/2, JOINT = 2, ROTATION, FUNCTION = 0\nEND", 17,

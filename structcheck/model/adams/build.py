@@ -9,10 +9,11 @@ import numpy as np
 
 from ...errors import InputError
 from ...motion import MotionLaw
+from ...motion.integrated import IntegratedLaw
 from ..links import Joint, Link
 from ..robot import Robot
 from .forces import read_forces
-from .model import JOINT_KINDS, MOTION_KINDS, AdamsModel
+from .model import JOINT_KINDS, MOTION_KINDS, MOTION_LEVELS, AdamsModel
 from .values import number, numbers, placement
 
 AXIS = {True: (0.0, 0.0, 1.0), False: (0.0, 0.0, -1.0)}  # child marker is I: +z; is J: -z
@@ -231,10 +232,22 @@ def _motions(data, names, homes) -> tuple[dict, dict]:
         f = st.args["FUNCTION"][0]
         scale = data.units.length if kind == "prismatic" else 1.0
         t = f if scale == 1.0 else f"{scale!r}*({f})"
-        t = t if homes[jid] == 0.0 else f"({t}) - ({homes[jid]!r})"
+        level = max((MOTION_LEVELS[k] for k in st.flags if k in MOTION_LEVELS), default=0)
+        if level == 0:
+            t = t if homes[jid] == 0.0 else f"({t}) - ({homes[jid]!r})"
         try:
-            motion[name] = MotionLaw(t, splines=splines, variables=variables)
+            law = MotionLaw(t, splines=splines, variables=variables)
+            motion[name] = law if level == 0 else _integrated(law, level, st, kind, scale, homes[jid], where)
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
         text[name] = t
     return motion, text
+
+
+def _integrated(rate, level: int, st, kind: str, scale: float, home: float, where: str):
+    """The displacement law (offset from home) of a VELOCITY (``level`` 1) or ACCELERATION (2) MOTION: from t = 0
+    at ICDISP (absolute; none: the assembled position, home) with velocity ICVEL (none: 0)."""
+    angle = kind == "revolute"
+    q0 = number(st.args["ICDISP"][0], where, "ICDISP", angle) * scale - home if "ICDISP" in st.args else 0.0
+    v0 = number(st.args["ICVEL"][0], where, "ICVEL", angle) * scale if level == 2 and "ICVEL" in st.args else 0.0
+    return IntegratedLaw(rate, level, q0, v0, what=where)

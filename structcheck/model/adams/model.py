@@ -9,6 +9,8 @@ from .units import Units
 
 JOINT_KINDS = {"REVOLUTE": "revolute", "TRANSLATIONAL": "prismatic", "FIXED": "fixed"}
 MOTION_KINDS = {"ROTATION": "revolute", "TRANSLATION": "prismatic"}
+#: what a MOTION's FUNCTION gives -> the time derivative of the displacement it is (0: the displacement itself)
+MOTION_LEVELS = {"DISPLACEMENT": 0, "VELOCITY": 1, "ACCELERATION": 2}
 
 
 @dataclass

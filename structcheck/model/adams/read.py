@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...errors import InputError
 from .dataset import SKIPPED, Statement, read_statements
 from .build import build_model
-from .model import JOINT_KINDS, MOTION_KINDS, AdamsModel
+from .model import JOINT_KINDS, MOTION_KINDS, MOTION_LEVELS, AdamsModel
 from .units import Units, read_units
 from .values import numbers
 
@@ -52,7 +52,7 @@ def read_adm(path) -> AdamsModel:
     for st in statements:
         if st.kind == "END":
             break
-        ignored = sorted(set(st.args) & IGNORED) + sorted(st.flags & IGNORED)
+        ignored = sorted(set(st.args) & IGNORED - _used_ics(st)) + sorted(st.flags & IGNORED)
         if ignored:
             data.notes.append(f"line {st.line}: {st.kind} {', '.join(ignored)} ignored (initial conditions and "
                               f"extrapolation settings: the MOTIONs define the motion, splines extrapolate as "
@@ -64,6 +64,13 @@ def read_adm(path) -> AdamsModel:
 #: accepted and noted, not used
 IGNORED = {"VX", "VY", "VZ", "WX", "WY", "WZ", "VM", "WM", "EXACT", "IC", "ICTRAN", "ICROT", "ICDISP", "ICVEL",
            "LINEAR_EXTRAPOLATE"}
+
+
+def _used_ics(st: Statement) -> set:
+    """The initial conditions a MOTION given by its velocity (ICDISP) or acceleration (ICDISP, ICVEL) uses."""
+    if st.kind != "MOTION":
+        return set()
+    return {"ICDISP"} if "VELOCITY" in st.flags else {"ICDISP", "ICVEL"} if "ACCELERATION" in st.flags else set()
 
 
 def _skip(data: _Data, st: Statement):
@@ -90,10 +97,8 @@ def _motion(data: _Data, st: Statement):
     if "I" in st.args or "J" in st.args or st.flags & {"B1", "B2", "B3", "X", "Y", "Z"}:
         raise InputError(f"{where}: a MOTION between markers (I=, J=, B1.. or X..) is not read; give JOINT= with "
                          f"ROTATION or TRANSLATION")
-    for kind in ("VELOCITY", "ACCELERATION"):
-        if kind in st.flags:
-            raise InputError(f"{where}: a {kind} MOTION is not integrated here; write the joint's displacement as "
-                             f"the FUNCTION (e.g. the integral of the velocity law) with DISPLACEMENT")
+    if len(st.flags & set(MOTION_LEVELS)) > 1:
+        raise InputError(f"{where}: a MOTION gives one of DISPLACEMENT, VELOCITY or ACCELERATION")
     if "JOINT" not in st.args or "FUNCTION" not in st.args:
         raise InputError(f"{where}: a MOTION needs JOINT= and FUNCTION=")
     if len(st.flags & set(MOTION_KINDS)) != 1:

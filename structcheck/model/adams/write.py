@@ -22,6 +22,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...motion import MotionLaw
+from ...motion.integrated import IntegratedLaw
 from .values import axes_from_z, reuler_angles
 
 TYPES = {"revolute": ("REVOLUTE", "ROTATION"), "continuous": ("REVOLUTE", "ROTATION"),
@@ -234,10 +235,17 @@ def _with_variables(w: _Writer, text: str, variables: dict, done: dict) -> str:
 
 
 def _motions(w: _Writer, study, prep, tree, joint_markers) -> None:
+    """A MOTION of every driven joint: its displacement, or (a law given by its velocity or acceleration, as
+    read from a dataset) that law with ICDISP (and ICVEL)."""
     for name in prep.chain.independent:
         j = tree.joint(name)
-        text = _text(w, study.motion.get(name, 0.0), prep, f"motion of {name}")
-        w.add("MOTION", f"{name}_motion", f"JOINT = {w_joint_id(w, name, tree)}", TYPES[j.type][1],
+        law, level = study.motion.get(name, 0.0), []
+        if isinstance(law, IntegratedLaw) and isinstance(law.rate, MotionLaw):
+            level = [("VELOCITY", "ACCELERATION")[law.order - 1], f"ICDISP = {_n(law.q0)}"]
+            level += [f"ICVEL = {_n(law.v0)}"] if law.order == 2 else []
+            law = law.rate
+        text = _text(w, law, prep, f"motion of {name}")
+        w.add("MOTION", f"{name}_motion", f"JOINT = {w_joint_id(w, name, tree)}", TYPES[j.type][1], *level,
               f"FUNCTION = {text}")
 
 
