@@ -163,7 +163,10 @@ def _with(old: str, new: str) -> str:
     ("END", "JOINT/2, REVOLUTE, I = 22, J = 11\nMOTION/2, JOINT = 2, ROTATION, FUNCTION = 0\nEND", 17,
      ("closes a loop",)),                                                                      # a driven loop joint
     ("END", "PART/3, MASS = 1, CM = 30\nMARKER/30, PART = 3\nEND", 16, ("not joined to ground",)),
-    ("END", "BUSHING/1, I = 21, J = 10, K = 1, 1, 1\nEND", 16, ("BUSHING",)),
+    ("END", "BUSHING/1, I = 21, J = 10, K = 1, 1, 1\nEND", 16, ("BUSHING", "KTz")),           # no torsion
+    ("END", "BUSHING/1, I = 21, J = 10, KT = 1, 2, 3\nEND", 16, ("KTx = 1 and KTy = 2 differ",)),
+    ("END", "BUSHING/1, I = 21, J = 11, KT = 0, 0, 3\nEND", 16, ("along JOINT_1's axis",)),     # turned J marker
+    ("END", "BUSHING/1, I = 20, J = 21, KT = 0, 0, 3\nEND", 16, ("two parts of a REVOLUTE",)),  # one part
     ("SPRINGDAMPER/1, ROTATION", "SPRINGDAMPER/1, TRANSLATION", 14, ("translational SPRINGDAMPER",)),
     ("TRANSLATION, ACTIONONLY,", "TRANSLATION,", 13, ("action-reaction",)),
     ("J = 11, FUNCTION = 10", "J = 20, FUNCTION = 10", 13, ("not on GROUND",)),
@@ -241,3 +244,21 @@ def test_zp_xp_axes_and_ignored_initial_conditions(tmp_path):
     b = placement({"QP": ["0.3", "0", "0"], "REULER": ["0", "90D", "0"]}, "x", 1.0, "QP", "ZP", "XP")
     assert np.abs(a - b).max() < 1e-15
     _refused(tmp_path, text.replace(", XP = 1.3, 0.7, 0", ""), 9, "ZP without XP")
+
+
+def test_bushing_across_a_revolute_joint_is_its_stiffness(tmp_path):
+    """BUSHING KT = (KTx, KTy, KTz) about its J marker's axes, J's z along the joint's axis: the joint's stiffness
+    (KTz torsional, KTx = KTy tilt) in N m/rad from N mm/rad; its translational K noted as not used; KT about z
+    alone gives the torsional stiffness only."""
+    text = GOOD.replace("SPRINGDAMPER/1, ROTATION, I = 21, J = 10, KT = 100",
+                        "UNITS/FORCE = NEWTON, MASS = KILOGRAM, LENGTH = MILLIMETER, TIME = SECOND\n"
+                        "BUSHING/1, I = 21, J = 10, K = 1e6, 1e6, 1e6, KT = 5e6, 5e6, 2e7")
+    path = tmp_path / "b.adm"
+    path.write_text(text.replace("QP = 0.3, 0, 0", "QP = 300, 0, 0").replace("QP = 0.1, 0, 0", "QP = 100, 0, 0"))
+    model = read_adm(path)
+    assert model.joint_stiffness == {"JOINT_1": (pytest.approx(2e4, rel=1e-15), pytest.approx(5e3, rel=1e-15))}
+    assert any("BUSHING K not used" in n for n in model.notes)
+    path.write_text(GOOD.replace("SPRINGDAMPER/1, ROTATION, I = 21, J = 10, KT = 100",
+                                 "BUSHING/1, I = 21, J = 10, KT = 0, 0, 300"))
+    assert read_adm(path).joint_stiffness == {"JOINT_1": 300.0}
+

@@ -97,6 +97,20 @@ def test_export_writes_what_adams_reads(tmp_path):
     assert np.abs(model.motion["shoulder"].value(knots) - _Wave().value(knots)).max() < 1e-15
 
 
+def test_joint_stiffness_written_as_springdamper_or_bushing(tmp_path):
+    """A torsional stiffness is a SPRINGDAMPER, one with a tilt stiffness a BUSHING (KT = tilt, tilt, torsion
+    about the joint markers' axes); both read back to the same joint stiffness."""
+    from dataclasses import replace
+
+    from structcheck.settings import ArmSettings
+
+    study = load_study(ROOT / "studies" / "two_link_arm.py")
+    stiffness = {"shoulder": (2.5e5, 1.5e7), "elbow": 4.0e4}
+    text = write_adm(replace(study, arm=ArmSettings(joint_stiffness=stiffness)), tmp_path / "m.adm").read_text()
+    assert "BUSHING/1" in text and "KT = 15000000.0, 15000000.0, 250000.0" in text and "SPRINGDAMPER/1" in text
+    assert read_adm(tmp_path / "m.adm").joint_stiffness == stiffness
+
+
 def test_variables_are_written_once_with_ids(tmp_path):
     """A law's VARVALs by name become VARIABLEs with ids (shared by the laws that use the same text), and read
     back to the same law."""

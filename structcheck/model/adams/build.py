@@ -198,14 +198,14 @@ def _link(data, pid, name, mpart, marker_T, part_T, link_T) -> Link:
 def _structural_markers(data) -> set:
     """Markers that are part of the model's structure (CM, IM, joint, spring, force reference markers), not
     points of interest; a force's I marker stays a point."""
-    used = set()
+    used, springs = set(), ("SPRINGDAMPER", "BUSHING")
     for st in data.parts.values():
         used |= {int(st.args[k][0]) for k in ("CM", "IM") if k in st.args}
-    for st in list(data.joints.values()) + [f for f in data.forces if f.kind == "SPRINGDAMPER"]:
+    for st in list(data.joints.values()) + [f for f in data.forces if f.kind in springs]:
         used |= {int(st.args[k][0]) for k in ("I", "J")}
     for st in data.forces:
-        used |= {int(st.args[k][0]) for k in ("J", "JFLOAT", "RM") if k in st.args and st.kind != "SPRINGDAMPER"}
-    return used - {int(st.args["I"][0]) for st in data.forces if "I" in st.args and st.kind != "SPRINGDAMPER"}
+        used |= {int(st.args[k][0]) for k in ("J", "JFLOAT", "RM") if k in st.args and st.kind not in springs}
+    return used - {int(st.args["I"][0]) for st in data.forces if "I" in st.args and st.kind not in springs}
 
 
 def _motions(data, names, homes) -> tuple[dict, dict]:

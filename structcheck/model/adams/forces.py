@@ -5,6 +5,8 @@ Anything else is refused with its line."""
 from __future__ import annotations
 
 
+import numpy as np
+
 from ...errors import InputError
 from ...motion import MotionLaw
 from .model import STIFFNESS
@@ -57,8 +59,20 @@ def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple,
                              f"be on the two parts of a REVOLUTE joint")
         return names["JOINT", revolute[parts].id]
 
+    def axis(m):
+        """Marker m's z axis (3,) in the world at the assembled position."""
+        return (part_T[mpart[m]] @ marker_T[m])[:3, 2]
+
     for st in data.forces:
         where = data.where(st)
+        if st.kind == "BUSHING":
+            joint = joint_of(st, where)
+            jst = next(j for j, *_ in tree if names["JOINT", j.id] == joint)
+            if np.linalg.norm(np.cross(axis(marker(st, "J", where)), axis(int(jst.args["J"][0])))) > 1e-9:
+                raise InputError(f"{where}: a BUSHING is read as a joint stiffness about its J marker's z; that z "
+                                 f"must lie along {joint}'s axis (the joint's J marker's z)")
+            stiffness[joint] = bushing_stiffness(st, data, where)
+            continue
         if st.kind == "SPRINGDAMPER":
             if "ROTATION" not in st.flags:
                 raise InputError(f"{where}: a translational SPRINGDAMPER is not read; structcheck's joint stiffness "
@@ -92,4 +106,26 @@ def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple,
     return tuple(forces), stiffness
 
 
-__all__ = ["read_forces"]
+def bushing_stiffness(st, data, where: str):
+    """A BUSHING across a revolute joint as the joint's stiffness [N m/rad]: KTz (about the axis, > 0) alone, or
+    (KTz, KTx) when its tilt stiffnesses KTx = KTy (the project has one tilt stiffness) are given. Its
+    translational K, the dampings C, CT and the preloads FORCE, TORQUE are noted as not used (the joint is rigid in
+    translation; the stiffness is linear, without preload)."""
+    F, L = data.units.force, data.units.length
+    kt = [number(x, where, "KT") * F * L for x in st.args.get("KT", ["0", "0", "0"])]
+    if len(kt) != 3:
+        raise InputError(f"{where}: KT needs 3 numbers (about J's x, y, z), got {len(kt)}")
+    if not kt[2] > 0:
+        raise InputError(f"{where}: a BUSHING is read as a joint stiffness: its KTz (about the joint's axis) must "
+                         f"be > 0, got {kt[2]:g}")
+    if kt[0] != kt[1]:
+        raise InputError(f"{where}: KTx = {kt[0]:g} and KTy = {kt[1]:g} differ; a joint's tilt stiffness is one "
+                         f"value: give them equal")
+    unused = [k for k in ("K", "C", "CT", "FORCE", "TORQUE") if any(number(x, where, k) != 0 for x in st.args.get(k, []))]
+    if unused:
+        data.notes.append(f"line {st.line}: BUSHING {', '.join(unused)} not used (the joint is rigid in translation; "
+                          f"its stiffness is linear, undamped, without preload)")
+    return (kt[2], kt[0]) if kt[0] > 0 else kt[2]
+
+
+__all__ = ["bushing_stiffness", "read_forces"]

@@ -115,12 +115,6 @@ def _force(data: _Data, st: Statement):
     data.forces.append(st)
 
 
-def _bushing(data: _Data, st: Statement):
-    raise InputError(f"{data.where(st)}: BUSHING is not read (its six stiffnesses have no joint to go to); give a "
-                     f"joint's torsional stiffness as SPRINGDAMPER/id, ROTATION, I=, J=, KT= across the joint's "
-                     f"markers")
-
-
 def _accgrav(data: _Data, st: Statement):
     g = [float(numbers(st.args, k, 1, data.where(st), default=(0,))[0]) for k in ("IGRAV", "JGRAV", "KGRAV")]
     data.gravity = tuple(x * data.units.length / data.units.time ** 2 for x in g)
@@ -146,6 +140,6 @@ def _variable(data: _Data, st: Statement):
 _READERS = {
     "UNITS": lambda data, st: None, "PART": lambda data, st: data.put(data.parts, st),
     "MARKER": lambda data, st: data.put(data.markers, st), "JOINT": _joint, "MOTION": _motion,
-    "SFORCE": _force, "VFORCE": _force, "GFORCE": _force, "SPRINGDAMPER": _force, "BUSHING": _bushing,
+    "SFORCE": _force, "VFORCE": _force, "GFORCE": _force, "SPRINGDAMPER": _force, "BUSHING": _force,
     "ACCGRAV": _accgrav, "SPLINE": _spline, "VARIABLE": _variable, **dict.fromkeys(SKIPPED, _skip),
 }

@@ -5,9 +5,11 @@ MASS, a CM marker and IP (Ixx, Iyy, Izz, Ixy, Ixz, Iyz about the centre of mass 
 defines them: the positive integrals, the tensor's off-diagonal terms negated). A joint is a JOINT whose I marker
 sits on the child at the link frame and J marker on the parent at the joint frame at home, both turned so that
 their z is the joint's axis; ADAMS's joint displacement is then the offset from home, so a MOTION's FUNCTION is the
-study's law as written. A law that is not an expression (a profile, a table, a law object) is written as a SPLINE
-of its samples on the study's analysis grid, played by AKISPL (stated in a comment). Point forces are action-only
-SFORCEs along a GROUND marker's z; payloads PARTs FIXED at their point; joint stiffness torsional SPRINGDAMPERs;
+study's law as written (with VARIABLEs for its VARVALs). A profile writes itself as an exact expression
+(``adams_text``); a law given by its velocity or acceleration is a VELOCITY or ACCELERATION MOTION with ICDISP
+(ICVEL); any other law object (a table, a Cartesian line) is written as a SPLINE of its samples, played by AKISPL
+(stated in a comment). Point forces are action-only SFORCEs along a GROUND marker's z; payloads PARTs FIXED at
+their point; joint stiffness torsional SPRINGDAMPERs (a BUSHING when it has a tilt stiffness);
 gravity ACCGRAV; the units SI. Every joint the study drives, moving or not, gets a MOTION (ADAMS would let one
 without swing freely). Numbers are written with 17 significant digits so that reading the file back gives the
 same model to rounding.
@@ -284,7 +286,11 @@ def _loads(w: _Writer, study, prep, tree, parts, markers, joint_markers) -> None
         mj = w.marker(parts[link], Ta, f"payload_{pl.point}_j")
         w.add("JOINT", f"payload_{pl.point}_fixed", "FIXED", f"I = {cm}", f"J = {mj}")
     for name, k in dict(study.arm.joint_stiffness).items():
-        kt = k[0] if isinstance(k, (tuple, list)) else k
         mi, mj = joint_markers[name]
-        w.add("SPRINGDAMPER", f"{name}_stiffness", "ROTATION", f"I = {mi}", f"J = {mj}", f"KT = {_n(kt)}", "CT = 0",
-              comment=None if kt is k else f"{name}: the tilt stiffness is not written (ADAMS: a BUSHING)")
+        if isinstance(k, (tuple, list)):  # (torsional, tilt): a BUSHING's KT about the markers' x, y (tilt) and z
+            w.add("BUSHING", f"{name}_stiffness", f"I = {mi}", f"J = {mj}", "K = 0, 0, 0", "C = 0, 0, 0",
+                  f"KT = {_ns([k[1], k[1], k[0]])}", "CT = 0, 0, 0",
+                  comment=f"{name}: torsional and tilt stiffness (the joint is rigid in translation)")
+        else:
+            w.add("SPRINGDAMPER", f"{name}_stiffness", "ROTATION", f"I = {mi}", f"J = {mj}", f"KT = {_n(k)}",
+                  "CT = 0")
