@@ -313,7 +313,7 @@ class MotionLaw:
                                     f"(a * time + b) so that the law can be checked for a jump where it "
                                     f"switches; this one is not (a force law may use it)")
             if len(ts):
-                _check_continuous(self._root, sw, ts, need)
+                _check_continuous(self._root, sw, ts, need, lo, hi)
 
     def value(self, t):
         """The expression's value at times ``t`` [s] (scalar or array; same shape out), exactly as ADAMS
@@ -335,32 +335,39 @@ class MotionLaw:
         return self._eval(t, side)[2]
 
 
-def _jumps(root, ts, order: int):
-    """Where the law ``root`` (``order`` 0) or its velocity (1) jumps at the times ``ts`` (m,) [s]: (mask (m,),
-    left (m,), right (m,) values, the scale). Compared at ts -+ dt, dt = 1e-9 (1 + |ts|), and for the value also
-    at ts itself (IF's middle branch): a jump is a change larger than 1e-7 of the law's scale plus what its
-    slope gives over 2 dt (4 dt |slope|, a factor 2 of margin)."""
+def _jumps(root, ts, order: int, lo: float = -math.inf, hi: float = math.inf):
+    """Where the law ``root`` (``order`` 0) or its velocity (1) jumps at the times ``ts`` (m,) [s] inside the span
+    [lo, hi] of the times it is used at: (mask (m,), the values before (m,) and after (m,) the jump, the
+    tolerance (m,)). Compared at
+    ts -+ dt, dt = 1e-9 (1 + |ts|), and for the value also at ts itself (IF's middle branch): a jump is a change
+    larger than 1e-7 of the law's scale plus what its slope gives over 2 dt (4 dt |slope|, a factor 2 of margin).
+    At the span's start only the value at ts and its right are compared (the left is never used: a spline from
+    its first knot at t = 0), at its end the left and the value at ts."""
     dt = 1e-9 * (1 + np.abs(ts))
     left, right = root.eval(ts - dt, -1), root.eval(ts + dt, 1)
     a, b, slope = ((left.v, right.v, (left.d, right.d)), (left.d, right.d, (left.dd, right.dd)))[order]
     scale = 1 + max(np.abs(a).max(), np.abs(b).max())
     tol = 1e-7 * scale + 4 * dt * np.maximum(np.abs(slope[0]), np.abs(slope[1]))
-    bad = np.abs(b - a) > tol
-    if order == 0:
+    has_left, has_right = ts > lo, ts < hi
+    bad = has_left & has_right & (np.abs(b - a) > tol)
+    if order == 0:  # the jump reported: left to right, else left to the value at ts, else that to the right
         mid = root.eval(ts, 0).v
-        b = np.where(bad, b, mid)
-        bad = bad | (np.abs(mid - a) > tol)
-    return bad, a, b, scale
+        bad_left, bad_right = has_left & (np.abs(mid - a) > tol), has_right & (np.abs(mid - b) > tol)
+        a, b = np.where(bad | bad_left, a, mid), np.where(bad, b, np.where(bad_left, mid, b))
+        bad = bad | bad_left | bad_right
+    return bad, a, b, tol
 
 
-def _check_continuous(root, sw, ts, need: int):
+def _check_continuous(root, sw, ts, need: int, lo: float, hi: float):
     """InputError if the law ``root`` jumps (or, ``need`` 1, its velocity jumps) at the times ``ts`` (m,) [s]
-    where ``sw`` switches (see :func:`_jumps`)."""
+    where ``sw`` switches, inside the span [lo, hi] [s] (see :func:`_jumps`)."""
     for order, what, unit in ((0, "the law", ""), (1, "its velocity", " per s"))[:need + 1]:
-        bad, a, b, scale = _jumps(root, ts, order)
+        bad, a, b, tol = _jumps(root, ts, order, lo, hi)
         if np.any(bad):
             k = int(np.argmax(bad))
-            a_k, b_k = (0.0 if abs(x) < 1e-6 * scale else x for x in (a[k], b[k]))
+            # below a quarter of the tolerance a value is 0 to the check, printed as 0 (both cannot be: the jump
+            # exceeds the tolerance)
+            a_k, b_k = (0.0 if abs(x) < tol[k] / 4 else x for x in (a[k], b[k]))
             raise sw.call.error(
                 f"{what} jumps at time {ts[k]:g} s (from {a_k:.6g} to {b_k:.6g}{unit}) where {sw.call.name} "
                 f"switches: a motion must be continuous with a continuous velocity (else its "

@@ -366,3 +366,19 @@ def test_unknown_names_list_every_known_one_on_one_line():
 def test_argument_errors(text, needle):
     with pytest.raises(InputError, match=needle):
         MotionLaw(text).value(np.array([0.5, 1.0, 2.0]))
+
+
+def test_a_spline_used_from_its_first_knot_has_no_jump_there():
+    """CUBSPL on samples of a law starting at rest, used from its first knot t = 0: the parabola extrapolated
+    before the knot (never used) has another slope (~1e-6/s) than the spline, which is no jump of the motion; over
+    a span that starts before the knot it is one, reported with its digits (not "from 0 to 0"). A law that jumps
+    at the span's start itself (IF's value at 0 is not its right limit) is still refused."""
+    x = np.linspace(0.0, 2.0, 201)
+    law = MotionLaw("CUBSPL(time, 0, 1)", splines={1: (x, 0.5 * (1 - np.cos(np.pi * x / 2)) ** 2)})
+    t = np.linspace(0.0, 2.0, 41)
+    assert np.all(np.isfinite(law.acceleration(t))) and abs(law.velocity(0.0)) < 1e-5
+    with pytest.raises(InputError, match=r"velocity jumps at time 0 s \(from -4\.56\d*e-06 to 3\.27\d*e-06 per s\)"):
+        law.acceleration(np.linspace(-1.0, 2.0, 41))
+    with pytest.raises(InputError, match="jumps at time 0 s"):
+        MotionLaw("IF(time: 0, 0, 1)").velocity(t)
+    assert MotionLaw("IF(time: 0, 1, 1)").velocity(t)[0] == 0.0
