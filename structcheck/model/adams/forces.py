@@ -30,15 +30,7 @@ def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple,
             raise InputError(f"{where}: {exc}") from None
 
     def marker(st, key, where):
-        if key not in st.args:
-            raise InputError(f"{where}: {key}= is missing")
-        try:
-            m = int(st.args[key][0])
-        except ValueError:
-            raise InputError(f"{where}: {key}={st.args[key][0]!r} is not a marker id") from None
-        if m not in data.markers:
-            raise InputError(f"{where}: there is no MARKER/{m}")
-        return m
+        return _marker(data, st, key, where)
 
     def point(st, where):
         m = marker(st, "I", where)
@@ -59,19 +51,13 @@ def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple,
                              f"be on the two parts of a REVOLUTE joint")
         return names["JOINT", revolute[parts].id]
 
-    def axis(m):
-        """Marker m's z axis (3,) in the world at the assembled position."""
-        return (part_T[mpart[m]] @ marker_T[m])[:3, 2]
-
+    z = {m: (part_T[mpart[m]] @ T)[:3, 2] for m, T in marker_T.items() if m in mpart}  # world, assembled
+    joint_z = {names["JOINT", j.id]: z[int(j.args["J"][0])] for j, *_ in tree}
     for st in data.forces:
         where = data.where(st)
         if st.kind == "BUSHING":
             joint = joint_of(st, where)
-            jst = next(j for j, *_ in tree if names["JOINT", j.id] == joint)
-            if np.linalg.norm(np.cross(axis(marker(st, "J", where)), axis(int(jst.args["J"][0])))) > 1e-9:
-                raise InputError(f"{where}: a BUSHING is read as a joint stiffness about its J marker's z; that z "
-                                 f"must lie along {joint}'s axis (the joint's J marker's z)")
-            stiffness[joint] = bushing_stiffness(st, data, where)
+            stiffness[joint] = bushing_stiffness(st, data, where, joint, z[marker(st, "J", where)], joint_z[joint])
             continue
         if st.kind == "SPRINGDAMPER":
             if "ROTATION" not in st.flags:
@@ -106,11 +92,28 @@ def read_forces(data, names, mpart, part_T, marker_T, gid, tree) -> tuple[tuple,
     return tuple(forces), stiffness
 
 
-def bushing_stiffness(st, data, where: str):
-    """A BUSHING across a revolute joint as the joint's stiffness [N m/rad]: KTz (about the axis, > 0) alone, or
-    (KTz, KTx) when its tilt stiffnesses KTx = KTy (the project has one tilt stiffness) are given. Its
-    translational K, the dampings C, CT and the preloads FORCE, TORQUE are noted as not used (the joint is rigid in
-    translation; the stiffness is linear, without preload)."""
+def _marker(data, st, key: str, where: str) -> int:
+    """The id of the existing marker ``st`` names by ``key``; InputError naming ``where`` otherwise."""
+    if key not in st.args:
+        raise InputError(f"{where}: {key}= is missing")
+    try:
+        m = int(st.args[key][0])
+    except ValueError:
+        raise InputError(f"{where}: {key}={st.args[key][0]!r} is not a marker id") from None
+    if m not in data.markers:
+        raise InputError(f"{where}: there is no MARKER/{m}")
+    return m
+
+
+def bushing_stiffness(st, data, where: str, joint: str, z, joint_z):
+    """A BUSHING across the revolute joint ``joint`` as its stiffness [N m/rad]: KTz (about the axis, > 0) alone,
+    or (KTz, KTx) when its tilt stiffnesses KTx = KTy (the project has one tilt stiffness) are given. Its J
+    marker's z (3,) must lie along the joint's J marker's z (3,) (world). Its translational K, the dampings C, CT
+    and the preloads FORCE, TORQUE are noted as not used (the joint is rigid in translation; the stiffness is
+    linear, without preload)."""
+    if np.linalg.norm(np.cross(z, joint_z)) > 1e-9:
+        raise InputError(f"{where}: a BUSHING is read as a joint stiffness about its J marker's z; that z must lie "
+                         f"along {joint}'s axis (the joint's J marker's z)")
     F, L = data.units.force, data.units.length
     kt = [number(x, where, "KT") * F * L for x in st.args.get("KT", ["0", "0", "0"])]
     if len(kt) != 3:
