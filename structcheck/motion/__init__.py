@@ -5,12 +5,13 @@ time grid.
 Every law satisfies the :class:`Law` protocol; :func:`as_law` turns a user's input into one."""
 from .expression import MotionLaw
 from .grid import TimeGrid, time_grid
+from .integrated import IntegratedLaw
 from .laws import Constant, Law, as_law
 from .profiles import MinimumJerk, ModifiedTrapezoidal, Quintic, Trapezoidal
 from .splines import Spline
 from .tables import BSpline, Tabulated
 
-__all__ = ["BSpline", "CartesianLine", "Constant", "Law", "MinimumJerk", "ModifiedTrapezoidal", "MotionLaw",
+__all__ = ["BSpline", "CartesianLine", "Constant", "IntegratedLaw", "Law", "MinimumJerk", "ModifiedTrapezoidal", "MotionLaw",
            "Quintic", "Spline", "Tabulated", "TimeGrid", "Trapezoidal", "as_law", "time_grid"]
 
 
