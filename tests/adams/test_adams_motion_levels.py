@@ -86,3 +86,27 @@ def test_export_writes_velocity_and_acceleration_motions(tmp_path):
     for name, law in laws.items():
         assert np.array_equal(model.motion[name].value(T), law.value(T))
         assert np.array_equal(model.motion[name].acceleration(T), law.acceleration(T))
+
+
+def test_a_velocity_motion_drives_the_study_as_its_displacement_would(tmp_path):
+    """The pendulum driven by VELOCITY = STEP(time, 1, 0, 2, 3) (from the assembled position, 60 deg) and by its
+    displacement written in closed form (absolute, as ADAMS takes a DISPLACEMENT: 60 deg + 3 (D^3 - D^4 / 2), then
+    + 1.5 + 3 (time - 2)): the same joint torque and reaction (rigid-body stage, with
+    gravity) to 1e-12 of their peaks (the integral's 1e-14 through the dynamics)."""
+    from adams_loads import joint_loads
+
+    from structcheck.study import Study
+
+    closed = "IF(time - 1: 0, 0, IF(time - 2: 3*((time - 1)**3 - (time - 1)**4/2), 1.5, 1.5 + 3*(time - 2)))"
+    loads = []
+    for motion in ("VELOCITY, FUNCTION = STEP(time, 1, 0, 2, 3)", f"FUNCTION = 60D + {closed}"):
+        path = tmp_path / "m.adm"
+        path.write_text(DATASET.format(motion=motion).replace("END", "ACCGRAV/KGRAV = -9.81\nEND"))
+        model = read_adm(path)
+        study = Study(name="pendulum", robot=model.robot, motion=model.motion, parts={}, t_end=3.0,
+                      gravity=model.gravity, inertia_from_meshes=False)
+        loads.append(joint_loads(study, T)["JOINT_1"])
+    (tau_a, w_a), (tau_b, w_b) = loads
+    assert np.abs(tau_a).max() > 1.0
+    assert np.abs(tau_a - tau_b).max() < 1e-12 * np.abs(tau_a).max()
+    assert np.abs(w_a - w_b).max() < 1e-12 * np.abs(w_a).max()
