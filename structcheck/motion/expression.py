@@ -198,6 +198,7 @@ class _Parser:
     def spline(self, name: str) -> dict:
         pos = self.peek()[2]
         key = self.reference(f"{name}'s third argument (a SPLINE's name or id)")
+        ref_span = (pos, self.toks[self.k - 1][1].end())  # where the reference is written (export renames it)
         if key not in self.ctx.splines:
             raise InputError(at(self.text, pos, f"no SPLINE {key!r}; the splines given are "
                                                  f"{[k for k, _ in self.ctx.splines.values()]}"))
@@ -211,7 +212,7 @@ class _Parser:
                 raise InputError(at(self.text, ipos, f"{name}'s iord (4th argument) must be 0, 1 or 2"))
             iord = int(c)
         return {"spline": spline, "iord": iord, "piecewise": piecewise(spline, SPLINE_METHODS[name]),
-                "n_taken": 1 + given_iord}
+                "n_taken": 1 + given_iord, "ref_span": ref_span}
 
     def call(self, name: str, pos: int):
         self.expect("(")
@@ -283,6 +284,12 @@ class MotionLaw:
 
     def __repr__(self):
         return f"MotionLaw({self.text!r}{', ...' if self._named else ''})"
+
+    def spline_references(self) -> list:
+        """Where the law's CUBSPL and AKISPL name their SPLINEs: [(text, (start, end), Spline)], ``text`` the law's
+        or a VARIABLE's expression and text[start:end] the reference (a name or an id)."""
+        return [(n.text, n.data["ref_span"], n.data["spline"]) for n in self._root.walk()
+                if isinstance(n, Call) and "ref_span" in n.data]
 
     def _eval(self, t, side):
         """Value, velocity and acceleration at ``t`` [s], each of t's shape."""

@@ -97,6 +97,28 @@ def test_export_writes_what_adams_reads(tmp_path):
     assert np.abs(model.motion["shoulder"].value(knots) - _Wave().value(knots)).max() < 1e-15
 
 
+def test_splines_of_a_law_are_written_as_splines(tmp_path):
+    """A law's CUBSPL and AKISPL (here one in a VARIABLE) name SPLINEs written with ids (one per curve); the law
+    reads back the same to the bit: no sampling."""
+    from dataclasses import replace
+
+    from structcheck.motion import MotionLaw
+
+    x = (0.0, 0.5, 1.0, 1.5, 2.0)
+    splines = {"Lift": (x, (0.0, 0.1, 0.4, 0.5, 0.5)), 7: (x, (0.0, -0.2, -0.3, -0.1, 0.0))}
+    variables = {"v": "AKISPL(time, 0, 7)"}
+    laws = {"shoulder": MotionLaw("CUBSPL(time, 0, lift) + 0.5*VARVAL(v)", splines=splines, variables=variables),
+            "elbow": MotionLaw("AKISPL(time - 0.1, 0, LIFT, 0)", splines=splines)}
+    study = replace(load_study(ROOT / "studies" / "two_link_arm.py"), motion=laws)
+    text = write_adm(study, tmp_path / "m.adm").read_text()
+    assert text.count("SPLINE/") == 2 and "FUNCTION = CUBSPL(time, 0, 1) + 0.5*VARVAL(1)" in text
+    assert "FUNCTION = AKISPL(time, 0, 2)" in text and "FUNCTION = AKISPL(time - 0.1, 0, 1, 0)" in text
+    model = read_adm(tmp_path / "m.adm")
+    t = np.linspace(0.0, 2.0, 41)
+    for name, law in laws.items():
+        assert np.array_equal(model.motion[name].acceleration(t), law.acceleration(t))
+
+
 def test_joint_stiffness_written_as_springdamper_or_bushing(tmp_path):
     """A torsional stiffness is a SPRINGDAMPER, one with a tilt stiffness a BUSHING (KT = tilt, tilt, torsion
     about the joint markers' axes); both read back to the same joint stiffness."""

@@ -5,7 +5,7 @@ MASS, a CM marker and IP (Ixx, Iyy, Izz, Ixy, Ixz, Iyz about the centre of mass 
 defines them: the positive integrals, the tensor's off-diagonal terms negated). A joint is a JOINT whose I marker
 sits on the child at the link frame and J marker on the parent at the joint frame at home, both turned so that
 their z is the joint's axis; ADAMS's joint displacement is then the offset from home, so a MOTION's FUNCTION is the
-study's law as written (with VARIABLEs for its VARVALs). A profile writes itself as an exact expression
+study's law as written (with VARIABLEs for its VARVALs and SPLINEs for its CUBSPL and AKISPL). A profile writes itself as an exact expression
 (``adams_text``); a law given by its velocity or acceleration is a VELOCITY or ACCELERATION MOTION with ICDISP
 (ICVEL); any other law object (a table, a Cartesian line) is written as a SPLINE of its samples, played by AKISPL
 (stated in a comment). Point forces are action-only SFORCEs along a GROUND marker's z; payloads PARTs FIXED at
@@ -43,7 +43,7 @@ class _Writer:
     """Statements with ids, each after its Adams View name comment."""
 
     def __init__(self):
-        self.lines, self.ids, self.variables = [], {}, {}
+        self.lines, self.ids, self.variables, self.splines = [], {}, {}, {}
 
     def next_id(self, kind: str) -> int:
         self.ids[kind] = self.ids.get(kind, 0) + 1
@@ -196,8 +196,9 @@ def _text(w: _Writer, law, prep, what: str) -> str:
     text = law.adams_text() if callable(getattr(law, "adams_text", None)) else None
     if text is not None:
         return text
-    if isinstance(law, MotionLaw) and not law.splines:
-        return _with_variables(w, law.text, law.variables, {})
+    if isinstance(law, MotionLaw) and not any(sp.linear_extrapolate for *_, sp in law.spline_references()):
+        texts = _with_splines(w, law)
+        return _with_variables(w, texts.get(law.text, law.text), law.variables, {}, texts)
     t_end = float(prep.grid.t[-1])
     t, h = np.linspace(0.0, t_end, 4001), t_end / 4000
     breaks = np.array([b for b in getattr(law, "breakpoints", ()) if 0.0 < b < t_end], float)
@@ -217,16 +218,35 @@ def _var_key(k) -> str:
     return str(int(float(k))) if k[:1].isdigit() else k.upper()
 
 
-def _with_variables(w: _Writer, text: str, variables: dict, done: dict) -> str:
+def _with_splines(w: _Writer, law: MotionLaw) -> dict:
+    """The law's and its VARIABLEs' texts that name SPLINEs -> the same texts naming SPLINEs written for the curves
+    (by id; one SPLINE per distinct curve, shared by the laws of the dataset)."""
+    edits = {}
+    for text, span, sp in law.spline_references():
+        if (sp.x, sp.y) not in w.splines:
+            label = None if sp.name[:1].isdigit() else sp.name
+            w.splines[sp.x, sp.y] = w.add("SPLINE", label, f"X = {_ns(sp.x)}", f"Y = {_ns(sp.y)}")
+        edits.setdefault(text, set()).add((span, w.splines[sp.x, sp.y]))
+    out = {}
+    for text, spans in edits.items():
+        new = text
+        for (a, b), sid in sorted(spans, reverse=True):  # from the end: the earlier spans keep their places
+            new = f"{new[:a]}{sid}{new[b:]}"
+        out[text] = new
+    return out
+
+
+def _with_variables(w: _Writer, text: str, variables: dict, done: dict, texts: dict) -> str:
     """``text`` with each VARVAL(key) of ``variables`` (name or id -> text) pointing at a VARIABLE written for it
-    (those it uses first; one VARIABLE per distinct text, shared by the laws of the dataset)."""
+    (those it uses first; one VARIABLE per distinct text, shared by the laws of the dataset); ``texts``: the
+    variables' texts with their SPLINEs renamed (:func:`_with_splines`)."""
     given = {_var_key(k): (k, v) for k, v in variables.items()}
 
     def ref(m) -> str:
         key = _var_key(m.group(1))
         if key not in done:
             name, body = given[key]
-            body = _with_variables(w, body, variables, done)
+            body = _with_variables(w, texts.get(body, body), variables, done, texts)
             if body not in w.variables:
                 label = None if isinstance(name, (int, np.integer)) or str(name)[:1].isdigit() else str(name)
                 w.variables[body] = w.add("VARIABLE", label, f"FUNCTION = {body}")
