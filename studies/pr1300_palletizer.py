@@ -18,7 +18,8 @@ Motion: the tool point (the wrist pin, origin of Table 1's last frame) on the st
 1200 mm/s), joint motion by the closed-form inverse kinematics of the paper's right open chain (turret, big arm,
 forearm: the law of cosines of :func:`wrist_ik`) written as ADAMS function expressions of the profile's own
 expression (:func:`ik_laws`: exact derivatives, and what export-adams writes); theta2' = theta2 + theta3 drives the
-crank. The tests check these laws against the CartesianLine's numerical inverse kinematics (:func:`line_motion`). Gravity 9.8 m/s^2 (the paper's 9800 mm/s^2).
+crank. The tests check these laws against the CartesianLine's numerical inverse kinematics (:func:`line_motion`).
+Gravity 9.8 m/s^2 (the paper's 9800 mm/s^2).
 
 Masses: the parts are HT200 meshes of Table 2's members (our reading of the table, docs/paper000.md); the Table 3
 motors and reducers are point masses (J2 and J2p on the turret, J4 on the wrist bracket) with assumed masses

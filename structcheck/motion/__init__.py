@@ -11,7 +11,8 @@ from .profiles import MinimumJerk, ModifiedTrapezoidal, Quintic, Trapezoidal
 from .splines import Spline
 from .tables import BSpline, Tabulated
 
-__all__ = ["BSpline", "CartesianLine", "Constant", "IntegratedLaw", "Law", "MinimumJerk", "ModifiedTrapezoidal", "MotionLaw",
+__all__ = ["BSpline", "CartesianLine", "Constant", "IntegratedLaw", "Law", "MinimumJerk", "ModifiedTrapezoidal",
+           "MotionLaw",
            "Quintic", "Spline", "Tabulated", "TimeGrid", "Trapezoidal", "as_law", "time_grid"]
 
 

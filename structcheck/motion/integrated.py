@@ -10,7 +10,8 @@ The integrals are composite Gauss-Legendre quadrature (8 nodes a panel, exact fo
 panels whose edges are 0, every sample time asked and every breakpoint of f (so each panel's integrand is smooth:
 a STEP's cubic, a POLY are integrated exactly, a jump of an acceleration law falls on an edge), panels no longer
 than the span / ``min_panels``; every panel is then halved until two successive results agree to ``rtol`` (1e-13)
-of the integral's scale (the error estimate: the result with half panels). All sample times at once (one evaluation of f at every node, then cumulative sums).
+of the integral's scale (the error estimate: the result with half panels). All sample times at once (one
+evaluation of f at every node, then cumulative sums).
 """
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ def _cumulative(rate, t: np.ndarray, breaks, panels: int, split: int, moment: bo
     edges = np.unique(np.concatenate([[0.0, lo, hi], t, b]))
     n_sub = np.maximum(1, np.ceil(np.diff(edges) * panels / (hi - lo)).astype(int)) * split
     widths = np.repeat(np.diff(edges) / n_sub, n_sub)
-    starts = np.repeat(edges[:-1], n_sub) + (np.arange(n_sub.sum()) - np.repeat(np.cumsum(n_sub) - n_sub, n_sub)) * widths
+    k = np.arange(n_sub.sum()) - np.repeat(np.cumsum(n_sub) - n_sub, n_sub)  # the panel's place in its interval
+    starts = np.repeat(edges[:-1], n_sub) + k * widths
     s = starts[:, None] + (_X[None, :] + 1) / 2 * widths[:, None]  # (n_panels, 8) nodes
     f = rate._eval(s.reshape(-1), 0)[0].reshape(s.shape)
     first = np.concatenate([[0], np.cumsum(n_sub)])  # the panel each edge starts

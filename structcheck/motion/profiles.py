@@ -263,14 +263,16 @@ class ModifiedTrapezoidal(_RestToRest):
 
         def phase(T0, P0, V0, s):
             """The three pieces of a phase from T0 [s] at P0, V0, accelerating (s = +1) or decelerating (-1)."""
+            t3 = T0 + 3 * Ta / 4
+            fall = poly(t3, P0 + V0 * 3 * Ta / 4 + s * a * Ta * Ta * (p_3q + 1 / w ** 2),
+                        V0 + s * a * Ta * (1 / w + 0.5))
             return [(T0, f"{poly(T0, P0, V0 + s * a * Ta / w)} + {shf(T0, -s * a * (Ta / w) ** 2, w / Ta)}"),
                     (T0 + Ta / 4, poly(T0 + Ta / 4, P0 + V0 * Ta / 4 + s * a * Ta * Ta * p_q, V0 + s * a * Ta / w,
                                        s * a / 2)),
-                    (T0 + 3 * Ta / 4, f"{poly(T0 + 3 * Ta / 4, P0 + V0 * 3 * Ta / 4 + s * a * Ta * Ta * (p_3q + 1 / w ** 2), V0 + s * a * Ta * (1 / w + 0.5))}"
-                                      f" + {shf(T0, s * a * Ta * Ta / w ** 2, w / Ta)}")]
+                    (t3, f"{fall} + {shf(T0, s * a * Ta * Ta / w ** 2, w / Ta)}")]
 
         pa = self.q0 + a * Ta * Ta * p_end
         cruise = [(self.t0 + Ta, poly(self.t0 + Ta, pa, sgn * v))] if Tc > 0 else []
-        pieces = (phase(self.t0, self.q0, 0.0, 1.0) + cruise + phase(self.t0 + Ta + Tc, pa + sgn * v * Tc, sgn * v, -1.0)
-                  + [(self.t1, number(self.value(self.t1)))])
+        decel = phase(self.t0 + Ta + Tc, pa + sgn * v * Tc, sgn * v, -1.0)
+        pieces = phase(self.t0, self.q0, 0.0, 1.0) + cruise + decel + [(self.t1, number(self.value(self.t1)))]
         return piecewise(number(self.q0), pieces)

@@ -124,7 +124,8 @@ def bushing_stiffness(st, data, where: str, joint: str, z, joint_z):
     if kt[0] != kt[1]:
         raise InputError(f"{where}: KTx = {kt[0]:g} and KTy = {kt[1]:g} differ; a joint's tilt stiffness is one "
                          f"value: give them equal")
-    unused = [k for k in ("K", "C", "CT", "FORCE", "TORQUE") if any(number(x, where, k) != 0 for x in st.args.get(k, []))]
+    unused = [k for k in ("K", "C", "CT", "FORCE", "TORQUE")
+              if any(number(x, where, k) != 0 for x in st.args.get(k, []))]
     if unused:
         data.notes.append(f"line {st.line}: BUSHING {', '.join(unused)} not used (the joint is rigid in translation; "
                           f"its stiffness is linear, undamped, without preload)")

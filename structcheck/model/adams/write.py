@@ -5,10 +5,10 @@ MASS, a CM marker and IP (Ixx, Iyy, Izz, Ixy, Ixz, Iyz about the centre of mass 
 defines them: the positive integrals, the tensor's off-diagonal terms negated). A joint is a JOINT whose I marker
 sits on the child at the link frame and J marker on the parent at the joint frame at home, both turned so that
 their z is the joint's axis; ADAMS's joint displacement is then the offset from home, so a MOTION's FUNCTION is the
-study's law as written (with VARIABLEs for its VARVALs and SPLINEs for its CUBSPL and AKISPL). A profile writes itself as an exact expression
-(``adams_text``); a law given by its velocity or acceleration is a VELOCITY or ACCELERATION MOTION with ICDISP
-(ICVEL); any other law object (a table, a Cartesian line) is written as a SPLINE of its samples, played by AKISPL
-(stated in a comment). Point forces are action-only SFORCEs along a GROUND marker's z; payloads PARTs FIXED at
+study's law as written (with VARIABLEs for its VARVALs and SPLINEs for its CUBSPL and AKISPL). A profile writes
+itself as an exact expression (``adams_text``); a law given by its velocity or acceleration is a VELOCITY or
+ACCELERATION MOTION with ICDISP (ICVEL); any other law object (a table, a Cartesian line) is written as a SPLINE
+of its samples, played by AKISPL (stated in a comment). Point forces are action-only SFORCEs along a GROUND marker's z; payloads PARTs FIXED at
 their point; joint stiffness torsional SPRINGDAMPERs (a BUSHING when it has a tilt stiffness);
 gravity ACCGRAV; the units SI. Every joint the study drives, moving or not, gets a MOTION (ADAMS would let one
 without swing freely). Numbers are written with 17 significant digits so that reading the file back gives the
