@@ -34,10 +34,10 @@ def assumptions(s: Mapping) -> list[Assumption]:
     out.append(_flanges(s, arm))
     base = _robot_links(inputs)[:1]
     meshed_base = bool(base) and base[0] in s.get("links", {})
-    out.append(Assumption("clamped", (f"The base link {base[0]!r} is clamped at its floor surface 'ground'" if meshed_base else
-                                      "The links on the base are clamped at their flanges on it" if base else
-                                      "The base is clamped at its floor surface 'ground' (its children at their "
-                                      "flanges where it has no mesh)") + " (all six directions held)." if arm else
+    where = (f"The base link {base[0]!r} is clamped at its floor surface 'ground'" if meshed_base else
+             "The links on the base are clamped at their flanges on it" if base else
+             "The base is clamped at its floor surface 'ground' (its children at their flanges where it has no mesh)")
+    out.append(Assumption("clamped", where + " (all six directions held)." if arm else
                           "Each link is clamped at its proximal joint's surface (all six directions held); its distal "
                           "joints' reactions from the rigid-body dynamics load it.",
                           "Stress at the clamped surface is over-stated near its edges (a singular corner); "
@@ -150,8 +150,8 @@ def _material(s: Mapping, inputs: Mapping) -> Assumption:
 
 def _dynamics(s: Mapping, inputs: Mapping) -> list[Assumption]:
     a = s.get("analysis", {})
-    damping = inputs.get("damping") or (f"modal damping ratio {a['damping_ratio']:g}" if "damping_ratio" in a else
-                                        "not recorded")
+    ratio = a.get("damping_ratio")
+    damping = inputs.get("damping") or (f"modal damping ratio {ratio:g}" if ratio is not None else "not recorded")
     quasi = a.get("quasi_static")
     out = [Assumption("damping", f"Damping: {damping}.",
                       "Sets how fast ringing after a load step decays; the peaks of a step are nearly independent "
