@@ -42,6 +42,7 @@ def __getattr__(name):
         "run": ("study", "run"),
         "Fatigue": ("settings", "Fatigue"),
         "ArmSettings": ("settings", "ArmSettings"),
+        "SignOff": ("settings", "SignOff"),
         "Flexibility": ("settings", "Flexibility"),
         "FatigueMethod": ("settings", "FatigueMethod"),
         "load": ("results", "load"),

@@ -1,5 +1,6 @@
 """The typed parts of a :class:`structcheck.Study`: its structural model (:class:`Flexibility`), the arm model's
-options (:class:`ArmSettings`) and the fatigue duty and method (:class:`Fatigue`), each checked where it is made.
+options (:class:`ArmSettings`), the fatigue duty and method (:class:`Fatigue`) and who signs the report
+(:class:`SignOff`), each checked where it is made.
 
     Study(..., flexibility="arm", arm=ArmSettings(joint_stiffness={"joint2": 2e5}),
           fatigue=Fatigue(cycles_per_hour=120, design_life_hours=20_000))
@@ -131,7 +132,31 @@ class Fatigue:
 
 
 # the parts a dotted --set name reaches: Study field -> the part's class (made with its defaults when None)
-PARTS = {"arm": ArmSettings, "fatigue": Fatigue}
+@dataclass(frozen=True)
+class SignOff:
+    """Who signs the study's report and for what (``Study.metadata``): ``project``, ``revision`` (of the design or
+    the study), ``author``, ``checker`` and ``date`` as text, shown in the report's sign-off block and recorded in
+    summary.json (``inputs.settings.metadata.<field>``); a field left empty is a blank to fill in by hand on the
+    printed page. ``structcheck run STUDY --set metadata.revision=B`` sets one from the command line (a number given
+    there becomes its text)."""
+
+    project: str = ""
+    revision: str = ""
+    author: str = ""
+    checker: str = ""
+    date: str = ""
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, f"{value:g}" if isinstance(value, float) else str(value))
+            elif not isinstance(value, str):
+                raise InputError(f"metadata.{f.name} = {value!r}: give a text (SignOff fields are text; '' leaves "
+                                 f"a blank to fill in by hand)")
+
+
+PARTS = {"arm": ArmSettings, "fatigue": Fatigue, "metadata": SignOff}
 
 
 def _setting(key: str, study_fields, option: str):

@@ -39,7 +39,7 @@ from .results.summary import merge_summary, run_summary
 from .pool import return_free_memory
 from .progress import RUN_HEADER, Clock, progress_bar
 from .rigid.stage import RigidBody, as_chain, rest_body, rigid_body, starts_still
-from .settings import ArmSettings, Fatigue, Flexibility, InitialState, choice
+from .settings import ArmSettings, Fatigue, Flexibility, InitialState, SignOff, choice
 from .structural import rigid_joints, structural_model
 from .user_loads import Payload, PointForce, check_law  # noqa: F401 (structcheck.study.PointForce, Payload)
 
@@ -91,6 +91,9 @@ class Study:
     ``drives``: joint name -> :class:`~structcheck.drives.study.Drive` (reducer, output bearing, motor, brake from
     the drivetrain catalogue), checked over the motion and in the verdict; the reducer's stiffness goes into the
     arm model unless ``arm.joint_stiffness`` gives the joint's (docs/drivetrain.md).
+
+    ``metadata``: a :class:`~structcheck.settings.SignOff` (project, revision, author, checker, date), shown in the
+    report's sign-off block (empty fields as blanks to fill in by hand).
     """
 
     name: str
@@ -117,6 +120,7 @@ class Study:
     peak_window_s: float = 0.0
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    metadata: SignOff = SignOff()  # project, revision, author, checker, date: the report's sign-off block
     summary_extra: Callable[[RunResult], Mapping[str, Any]] | None = None
     write_extra: Callable[[RunResult, Path], Any] | None = None
     flexibility: Flexibility = Flexibility.ARM
@@ -134,7 +138,7 @@ class Study:
                 require_number(name, value, unit, **bounds)
         for name, kind in (("flexibility", Flexibility), ("initial_state", InitialState)):
             object.__setattr__(self, name, choice(kind, name, getattr(self, name)))
-        for name, part in (("arm", ArmSettings), ("fatigue", Fatigue)):
+        for name, part in (("arm", ArmSettings), ("fatigue", Fatigue), ("metadata", SignOff)):
             value = getattr(self, name)
             if not (isinstance(value, part) or (name == "fatigue" and value is None)):
                 raise InputError(f"{name} = {value!r}: give a structcheck.{part.__name__}(...)"

@@ -10,10 +10,14 @@ def add_report_command(sub, parents: list[argparse.ArgumentParser]) -> None:
     """The ``report`` subcommand, on the subparsers ``sub``."""
     r = sub.add_parser("report", parents=parents, help="write a results folder's report.html again",
                        description="Write the review page of a results folder (a run's --out): one self-contained "
-                                   "HTML file that opens offline. The run writes it too, unless --no-report.")
+                                   "HTML file that opens offline. The run writes it too, unless --no-report. --pdf "
+                                   "prints it to PDF (Chromium's print, A4 landscape) for the archive.")
     r.add_argument("results", help="results folder (it holds summary.json)")
     r.add_argument("-o", "--out", metavar="FILE", help="the page to write (default RESULTS/report.html)")
     r.add_argument("--no-renders", action="store_true", help="without the static renders (faster)")
+    r.add_argument("--pdf", nargs="?", const="", metavar="PDF",
+                   help="also print the page to PDF for the archive (default RESULTS/report.pdf; needs Chromium and "
+                        "the playwright package)")
     r.set_defaults(func=cmd_report)
 
 
@@ -22,8 +26,17 @@ def cmd_report(args) -> int:
     from .run_page import write_report
 
     s = read_summary(args.results)  # InputError (one line, exit 2) for a folder that is not a results folder
+    if args.pdf is not None:
+        from .pdf import chromium_path
+
+        chromium_path()  # InputError before the page is written when there is no browser to print it
     path = write_report(args.results, args.out, renders=not args.no_renders)
     print(f"{s.study or 'report'}: {'PASSED' if s.passed else 'FAILED'}; report written to {path}")
+    if args.pdf is not None:
+        from .pdf import write_pdf
+
+        pdf = write_pdf(path, args.pdf or Path(args.results) / "report.pdf")
+        print(f"printed to {pdf}")
     return 0
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import view
 from .page import figure_html, render, write_page
+from .signoff import revision_summary
 from .view3d import peak_frame, robot_view
 
 
@@ -61,7 +62,8 @@ def compare_context(baseline: Path, candidate: Path, cmp) -> dict:
                      "view": figure_html(fig, f"view3d-{role}") if fig is not None else None})
     rows = change_rows(cmp)
     return dict(version=__version__, runs=runs, changed=[r for r in rows if r.order > 0],
-                unchanged=[r for r in rows if r.order == 0], cmp=cmp)
+                unchanged=[r for r in rows if r.order == 0], cmp=cmp,
+                revision=revision_summary(runs[0]["s"], runs[1]["s"], cmp))
 
 
 def write_compare_report(baseline: str | os.PathLike, candidate: str | os.PathLike, out: str | os.PathLike,

@@ -6,6 +6,9 @@ import os
 from pathlib import Path
 
 from . import figures, inputs_view, view
+from .assumptions import assumptions
+from .reactions_view import COLUMNS as REACTION_COLUMNS, reaction_rows
+from .signoff import signoff
 from .page import figure_html, render, write_page
 from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
@@ -45,7 +48,8 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),
         fatigue=view.flat_items(s.get("fatigue")), versions=view.flat_items(s.get("versions")),
-        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s))
+        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s),
+        signoff=signoff(s), assumptions=assumptions(s), reactions=reaction_rows(s), reaction_cols=REACTION_COLUMNS)
 
 
 def input_context(s) -> dict:

@@ -124,6 +124,19 @@ class JointSummary(_Entry):
     time_of_max_torque_s: float | None = entry("s", "its time", present_with="max_abs_torque")
     undetermined_components: list | None = entry("-", "wrench components the rigid model leaves undetermined "
                                                       "(closed loops)", present_with="undetermined_components")
+    # the reaction split along and across the joint axis a, for bearing and bolt sizing (structcheck.results.reactions)
+    max_axial_force_n: float | None = entry("N", "largest |F . a|: force along the joint axis",
+                                            present_with="max_axial_force_n")
+    time_of_max_axial_force_s: float | None = entry("s", "its time", present_with="max_axial_force_n")
+    max_radial_force_n: float | None = entry("N", "largest |F - (F . a) a|: force across the axis",
+                                             present_with="max_axial_force_n")
+    time_of_max_radial_force_s: float | None = entry("s", "its time", present_with="max_axial_force_n")
+    max_tilting_moment_nm: float | None = entry("N m", "largest |M - (M . a) a|: tilting (bending) moment about "
+                                                       "the joint origin", present_with="max_axial_force_n")
+    time_of_max_tilting_moment_s: float | None = entry("s", "its time", present_with="max_axial_force_n")
+    max_axis_moment_nm: float | None = entry("N m", "largest |M . a|: torque about the axis (the actuator's, for "
+                                                    "an actuated revolute joint)", present_with="max_axial_force_n")
+    time_of_max_axis_moment_s: float | None = entry("s", "its time", present_with="max_axial_force_n")
     extra: dict = field(default_factory=dict)
 
 

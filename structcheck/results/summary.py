@@ -13,6 +13,7 @@ from ..loads import WRENCH_COMPONENTS
 from ..structural import rigid_joints
 from .data import element_geometry
 from .inputs import current_origin, study_inputs
+from .reactions import joint_axes, reaction_peaks
 from .schema import (AnalysisSummary, FatigueSummary, JointSummary, LinkSummary, RunChecks, RunSummary,
                      summary_from_json)
 
@@ -143,10 +144,12 @@ def _merged(summary: Mapping[str, Any], extra: Mapping[str, Any], study_name: st
 
 def joint_peaks(chain, rigid, t: np.ndarray) -> dict[str, JointSummary]:
     """Per joint (tree joints, then cut joints): the largest reaction force [N] and moment [N m] with their times
-    [s], the largest actuator torque/force of actuated joints, and the wrench components left undetermined."""
+    [s], the largest actuator torque/force of actuated joints, the wrench components left undetermined, and the
+    peaks of its axial and radial force, tilting moment and torque about its axis (:mod:`.reactions`)."""
     dyn = rigid.dynamics
     tree = chain.tree
     dof_index = {n: i for i, n in enumerate(tree.dof_names) if n in chain.actuated}
+    axes = joint_axes(chain)
     joints = {}
     for k, name in enumerate(dyn.joint_names):
         W = dyn.joint_wrenches[:, k]
@@ -159,6 +162,7 @@ def joint_peaks(chain, rigid, t: np.ndarray) -> dict[str, JointSummary]:
             entry.update(max_abs_torque=float(np.abs(tau).max()), time_of_max_torque_s=float(t[np.argmax(np.abs(tau))]))
         if rigid.undetermined[k].any():
             entry["undetermined_components"] = [c for c, u in zip(WRENCH_COMPONENTS, rigid.undetermined[k]) if u]
+        entry.update(reaction_peaks(W, axes[name], t))  # along and across the axis: bearing and bolt sizing
         joints[name] = JointSummary(**entry)
     return joints
 

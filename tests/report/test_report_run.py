@@ -39,6 +39,21 @@ def check_numbers(page, summary) -> set:
     return {tuple(k) for k, *_ in rows}
 
 
+def review_sections(page, s) -> None:
+    """The sections a design review signs are on the page, the reactions of every joint tagged with their keys (their
+    values checked by check_numbers), and every table fits the 1280 px window (tests/report/test_review_sections.py
+    checks them against closed forms)."""
+    from test_review_sections import fits_1280
+
+    for section in ("signoff", "assumptions", "reactions"):
+        assert page.locator(f"#{section}").is_visible(), section
+    tagged = set(json.dumps(k) for k in page.eval_on_selector_all("#reactions-table .num[data-key]",
+                                                                   "els => els.map(e => JSON.parse(e.dataset.key))"))
+    for joint in s["joints"]:
+        assert json.dumps(["joints", joint, "max_tilting_moment_nm"]) in tagged, joint
+    assert fits_1280(page) == []
+
+
 def expect_clean(opened) -> None:
     assert opened.errors == [], opened.errors
     assert opened.outside == [], opened.outside
@@ -69,10 +84,11 @@ def test_headline_report_is_self_contained_and_its_numbers_are_the_summarys(pape
     path = tmp_path / "report.html"
     assert main(["report", str(paper004_run.out), "-o", str(path)]) == 0
     assert path.stat().st_size < MAX_HEADLINE_BYTES
-    opened = open_page(browser, path)
+    opened = open_page(browser, path, width=1280)
     expect_clean(opened)
     s, page = paper004_run.summary, opened.page
     keys = check_numbers(page, s)
+    review_sections(page, s)
     for link in s["links"]:
         assert {("links", link, k) for k in ("max_von_mises_pa", "min_safety_factor", "max_deformation_m",
                                               "fatigue_safety_factor")} <= keys
@@ -102,10 +118,11 @@ def test_headline_report_is_self_contained_and_its_numbers_are_the_summarys(pape
 def test_template_report_written_by_the_run(template_run, browser):
     folder = template_run / "results" / "arm"
     s = json.loads((folder / "summary.json").read_text())
-    opened = open_page(browser, folder / "report.html")
+    opened = open_page(browser, folder / "report.html", width=1280)
     expect_clean(opened)
     page = opened.page
     keys = check_numbers(page, s)
+    review_sections(page, s)
     assert {("links", n, "max_von_mises_averaged_pa") for n in s["links"]} <= keys
     assert {("arm_modes_hz", k) for k in range(len(s["arm_modes_hz"]))} <= keys
     # the warnings in full (the console shortens them), one box each, grouped by the link they are about

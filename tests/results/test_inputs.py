@@ -19,7 +19,7 @@ from helpers import N_LEN, N_SIDE, SMALL_L as L, write_small_study
 from structcheck.cli import main
 from structcheck.results.compare import compare
 from structcheck.results.inputs import damping_text, study_settings
-from structcheck.settings import ArmSettings
+from structcheck.settings import ArmSettings, SignOff
 from structcheck.study import Study
 
 SIDE = 0.025  # [m] the beam's section, given with --set side_mm=25
@@ -61,8 +61,9 @@ def test_where_each_value_came_from(runs):
     assert s["rigid"]["inputs"]["settings"]["damping_ratio"] == {"value": 0.02, "source": "default"}
     # every field of the Study is there, those of its parts field by field: a new field is recorded unasked
     for f in dataclasses.fields(Study):
-        if f.name == "arm":
-            assert {f"arm.{g.name}" for g in dataclasses.fields(ArmSettings)} <= set(settings)
+        if f.name in ("arm", "metadata"):  # parts the study has (its fatigue is None: one value)
+            part = ArmSettings if f.name == "arm" else SignOff
+            assert {f"{f.name}.{g.name}" for g in dataclasses.fields(part)} <= set(settings)
         else:
             assert f.name in settings, f.name
     assert {e["source"] for e in settings.values()} <= {"default", "study", "--set"}

@@ -231,7 +231,7 @@ def test_compare_tolerance_must_be_a_finite_percentage(capsys, tmp_path, value):
     ("fatigue.design_life_hours", -1, r"^fatigue.design_life_hours = -1.0: give a finite number > 0 \(h\)$"),
     ("fatigue.method", "findley", r"^fatigue.method = 'findley': choose one of"),
     ("fatigue.life", 1, r"^--set fatigue.life: Fatigue has no field 'life'; fields: \['cycles_per_hour', "),
-    ("duty.hours", 1, r"^--set duty.hours: Study has no part 'duty'; parts: \['arm', 'fatigue'\] \(and study.<field>"),
+    ("duty.hours", 1, r"^--set duty.hours: Study has no part 'duty'; parts: \['arm', 'fatigue', 'metadata'\] \(and study.<field>"),
     ("study.n_frame", 5, r"^--set study.n_frame: Study has no field 'n_frame'; fields: "),
 ])
 def test_study_fields_are_checked_where_they_enter(field, value, message):
