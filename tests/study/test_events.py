@@ -217,12 +217,19 @@ def test_bad_event_numbers_are_refused_where_the_event_is_made(make, message):
         make()
 
 
-def test_the_events_are_recorded_in_the_inputs(release_run):
-    study, res = release_run
-    events = res.summary.inputs.settings["events"]
-    assert events.source == "study"
-    assert list(events.value) == [{"payload": {"point": "tip", "mass": M_PAYLOAD, "inertia": None}, "t": T_RELEASE,
-                             "kind": "payload release"}]
+def test_the_events_are_recorded_in_the_inputs_and_shown_in_the_report(release_run):
+    """summary.json's inputs.settings.events (as written: JSON) and the report's Inputs row of it."""
+    import json
+
+    from structcheck.report.inputs_view import setting_rows
+
+    _, res = release_run
+    summary = json.loads(json.dumps(res.summary.to_dict()))
+    events = summary["inputs"]["settings"]["events"]
+    assert events == {"value": [{"payload": {"point": "tip", "mass": M_PAYLOAD, "inertia": None}, "t": T_RELEASE,
+                                 "kind": "payload release"}], "source": "study"}
+    row = next(r for r in setting_rows(summary, "settings") if r[0] == "events")
+    assert '"kind": "payload release"' in row[1] and '"t": 0.1' in row[1]
 
 
 # ------------------------------------------------------------------------------------ invariance under a delay
