@@ -23,7 +23,7 @@ from structcheck.cases.events import Collision, HalfSine, PayloadPickup, Payload
 from structcheck.errors import InputError
 from structcheck.model.robot import Joint, Link, Robot
 from structcheck.settings import ArmSettings
-from structcheck.study import Payload, PointForce, Study, run
+from structcheck.study import Payload, Study, run
 
 A, B = 0.2, 0.05  # the block: length along x from the joint, square side [m] (steel)
 K_JOINT = 200.0  # the joint's torsional spring [N m/rad]
@@ -205,11 +205,13 @@ def test_bad_events_are_refused_in_one_line(events, message):
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda: Collision("tip", 0.1, 10.0, -0.01), r"collision at 'tip': duration_s = -0\.01: give a finite number > 0 \(s\)"),
+    (lambda: Collision("tip", 0.1, 10.0, -0.01),
+     r"collision at 'tip': duration_s = -0\.01: give a finite number > 0 \(s\)"),
     (lambda: Collision("tip", 0.1, 0.0, 0.01), r"collision at 'tip': peak_n = 0"),
     (lambda: Collision("tip", 0.1, 10.0, 0.01, direction=(0, 0, 0)), r"direction = \(0, 0, 0\) is zero"),
     (lambda: Collision.from_contact("tip", 0.1, -1.0, 1e5, 1.0), r"collision at 'tip': mass_kg = -1"),
-    (lambda: PayloadRelease(Payload("tip", 1.0), -0.1), r"payload released at 'tip': t = -0\.1: give a finite number > 0 \(s\)"),
+    (lambda: PayloadRelease(Payload("tip", 1.0), -0.1),
+     r"payload released at 'tip': t = -0\.1: give a finite number > 0 \(s\)"),
     (lambda: PayloadPickup("tip", 0.1), r"payload picked up at t = 0\.1: payload = 'tip'; give a structcheck"),
 ])
 def test_bad_event_numbers_are_refused_where_the_event_is_made(make, message):
@@ -254,7 +256,7 @@ MAX_STEP_S = 2.5e-4
 DELAY_CASES = {"link": (1e-3, 0.3), "arm": (3e-3, 0.15)}  # model -> (tolerance, collision time [s])
 
 
-@pytest.mark.parametrize("flexibility", list(DELAY_CASES))
+@pytest.mark.parametrize("flexibility", ["link", pytest.param("arm", marks=pytest.mark.slow)])
 def test_a_delayed_event_gives_the_same_peaks(flexibility):
     """A two-beam arm holding a payload at rest releases it at 0.1 s, then swings (STEP laws from 0.2 s), and is hit
     at its tool by a 5 ms pulse (during the swing in the per-link model), delayed by a random (seeded) time: every
