@@ -34,7 +34,7 @@ class HalfSine:
     """A half-sine pulse (a :class:`structcheck.motion.Law`): ``peak`` [unit] times ``sin(pi (t - start) /
     duration)`` for start <= t <= start + duration [s], 0 elsewhere. Its breakpoints are its start, middle and end:
     the analysis grid puts ``min_ramp_samples`` samples on each half (20 over the pulse by default: the loads are
-    linear between samples, which loses 1 - (pi / 20)^2 / 12 = 0.2% of the pulse's impulse) and samples its peak."""
+    linear between samples, which loses (pi / 20)^2 / 12 = 0.2% of the pulse's impulse) and samples its peak."""
 
     start: float
     duration: float
