@@ -118,9 +118,10 @@ def link_loads(chain, dyn, link: str, part, gravity, point_forces: dict | None =
     ``chain`` the ClosedChain (its ``tree`` the Robot whose inertials the dynamics used; no cuts for an open
     robot); ``dyn`` its dynamics (joint wrenches of the tree's joints, then of the cut joints, and
     ``.kinematics``); ``gravity`` (3,) world [m/s^2]; ``point_forces`` maps point name -> (n_t, 3) force in world
-    axes [N]; ``payloads`` maps point name -> (mass [kg], inertia (3, 3) about the point in link axes), as given
-    to the inverse dynamics. ``unit_loads`` (n_dof, k): the F of an earlier call for the same link, robot, forces
-    and payloads on other samples, reused as it is (F does not depend on time; building it is most of the cost).
+    axes [N] (or (n_t, 6): force and moment about the point [N, N m], an event payload's wrench); ``payloads``
+    maps point name -> (mass [kg], inertia (3, 3) about the point in link axes), as given to the inverse dynamics.
+    ``unit_loads`` (n_dof, k): the F of an earlier call for the same link, robot, forces and payloads on other
+    samples, reused as it is (F does not depend on time; building it is most of the cost).
     """
     robot, kin = chain.tree, dyn.kinematics
     i = robot.link_names.index(link)
@@ -184,9 +185,12 @@ def _point_force_columns(cols: _Columns, robot, kin, link, part, point_forces: d
         if plink != link:
             continue
         _require_surface(part, pname, link, f"the patch where the force at point {pname!r} acts")
-        F_world = np.broadcast_to(np.asarray(force, float), (len(R_wl), 3))
-        cols.add(lambda pname=pname, xyz=xyz: part.wrench_basis(pname, np.asarray(xyz, float))[:, :3],
-                 np.einsum("tji,tj->ti", R_wl, F_world), pname, "point", FORCE_COMPONENTS)
+        force = np.asarray(force, float)
+        W_world = np.broadcast_to(force, (len(R_wl), force.shape[-1]))  # a force, or a force and its moment
+        k = W_world.shape[1]
+        cols.add(lambda pname=pname, xyz=xyz, k=k: part.wrench_basis(pname, np.asarray(xyz, float))[:, :k],
+                 np.hstack([np.einsum("tji,tj->ti", R_wl, W_world[:, a:a + 3]) for a in range(0, k, 3)]), pname,
+                 "point", WRENCH_COMPONENTS[:k])
 
 
 def _carried_mass_columns(cols: _Columns, robot, kin, link, part, g_link, payloads: dict) -> None:

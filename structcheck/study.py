@@ -42,6 +42,7 @@ from .rigid.stage import RigidBody, as_chain, rest_body, rigid_body, starts_stil
 from .settings import ArmSettings, Fatigue, Flexibility, InitialState, SignOff, choice
 from .structural import rigid_joints, structural_model
 from .user_loads import Payload, PointForce, check_law  # noqa: F401 (structcheck.study.PointForce, Payload)
+from .cases.event_loads import EventLoads, check_events, event_loads
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,10 @@ class Study:
 
     ``metadata``: a :class:`~structcheck.settings.SignOff` (project, revision, author, checker, date), shown in the
     report's sign-off block (empty fields as blanks to fill in by hand).
+
+    ``events``: accidental events during the motion (:mod:`structcheck.cases.events`): a ``Collision`` (a
+    half-sine force pulse at a point), a ``PayloadRelease`` or ``PayloadPickup`` (a payload's weight and inertia
+    leave or load the arm at a given time) (docs/events.md).
     """
 
     name: str
@@ -128,6 +133,7 @@ class Study:
     fatigue: Fatigue | None = None
     initial_state: InitialState = InitialState.REST
     drives: Mapping[str, Drive] = field(default_factory=dict)  # joint -> Drive (structcheck.drives.study)
+    events: tuple = ()  # Collision, PayloadRelease, PayloadPickup (structcheck.cases.events)
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -153,6 +159,7 @@ class Study:
                                   ("payloads", self.payloads, Payload)):
             if not all(isinstance(x, kind) for x in items):
                 raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
+        check_events(self.events)
 
 
 # Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The parts check their own
@@ -201,6 +208,7 @@ class Prepared:
     fe_links: tuple[str, ...]
     duty: Duty | None = None
     fatigue: dict = field(default_factory=dict)
+    events: EventLoads = EventLoads()
 
 
 @dataclass(frozen=True)
@@ -240,12 +248,13 @@ def prepare(study: Study) -> Prepared:
             tree = tree.with_link(name, mass=mp.mass, com=mp.com, inertia=mp.inertia_com)
     laws = {j: as_law(study.motion.get(j, 0.0)) for j in chain.independent}
     force_laws = tuple(as_law(pf.magnitude) for pf in study.point_forces)
-    grid = time_grid(list(laws.values()) + list(force_laws), study.t_end, n_frames=study.n_frames,
+    events = event_loads(study.events, tree, study.t_end, study.payloads)
+    grid = time_grid(list(laws.values()) + list(force_laws) + events.laws, study.t_end, n_frames=study.n_frames,
                      min_ramp_samples=study.min_ramp_samples, max_dt=study.max_step_s)
     fe_links = tuple(n for n in tree.link_names if n in study.parts)
     duty, fatigue = fatigue_inputs(study, fe_links)
     return Prepared(chain=chain.with_tree(tree), laws=laws, force_laws=force_laws, payloads=payloads, grid=grid,
-                    fe_links=fe_links, duty=duty, fatigue=fatigue)
+                    fe_links=fe_links, duty=duty, fatigue=fatigue, events=events)
 
 
 def fatigue_inputs(study: Study, fe_links: tuple[str, ...]) -> tuple[Duty | None, dict]:
@@ -286,12 +295,16 @@ def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
 
     q, qd, qdd = (np.column_stack(x) for x in zip(*map(history, driven)))
     q = home + q
-    point_forces = linkloads.point_force_histories(study.point_forces, prep.force_laws, t)
-    body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
+    forces = prep.events.add_forces(linkloads.point_force_histories(study.point_forces, prep.force_laws, t), t)
+    body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, forces, prep.payloads)
+    point_forces = forces
+    if prep.events.payloads:  # payloads that leave or arrive: their wrench from the motion's kinematics, as a load
+        point_forces = prep.events.payload_wrenches(forces, prep.chain.tree, body.dynamics.kinematics, study.gravity, t)
+        body = rigid_body(prep.chain, t, q, qd, qdd, study.gravity, point_forces, prep.payloads)
     rest = None
     if study.initial_state is InitialState.REST:
         starts_still(driven, qd)
-        forces0 = {p: f[0] for p, f in point_forces.items()}
+        forces0 = prep.events.rest_wrenches({p: f[0] for p, f in forces.items()}, prep.chain.tree, study.gravity, t[0])
         rest = RigidStage(t[:1], forces0, rest_body(prep.chain, t[0], q[0], study.gravity, forces0, prep.payloads))
     return RigidStage(t=t, point_forces=point_forces, body=body, rest=rest)
 

@@ -127,29 +127,34 @@ def mimic_loops(robot) -> tuple:
 
 
 def _point_forces(robot, point_forces, n_t):
-    """Validated point forces: list of (link index, xyz (3,) link frame, force (n_t, 3) world axes)."""
+    """Validated point loads: list of (link index, xyz (3,) link frame, force (n_t, 3) world axes, moment about the
+    point (n_t, 3) world axes or None). A load is a force (3,) or a force and a moment (6,), or (n_t, 3 or 6)."""
     out = []
     for pname, f in (point_forces or {}).items():
         if pname not in robot.points:
             raise InputError(f"point force at unknown point {pname!r}; the robot's points are "
                              f"{sorted(robot.points)}")
-        f = np.broadcast_to(np.asarray(f, float), (n_t, 3))
+        f = np.asarray(f, float)
+        f = np.broadcast_to(f, (n_t, 6 if f.shape[-1:] == (6,) else 3))
         if not np.all(np.isfinite(f)):
             raise InputError(f"the force at point {pname!r} is not finite")
         lname, xyz = robot.points[pname]
-        out.append((robot.link_names.index(lname), np.asarray(xyz, float), f))
+        out.append((robot.link_names.index(lname), np.asarray(xyz, float), f[:, :3], f[:, 3:] if f.shape[1] == 6
+                    else None))
     return out
 
 
 def _external(robot, kin, point_forces, n_t):
-    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point forces, link axes."""
+    """Per link: force (n_t, nl, 3) and moment about the origin (n_t, nl, 3) of the point loads, link axes."""
     nl = len(robot.links)
     F = np.zeros((n_t, nl, 3))
     M = np.zeros((n_t, nl, 3))
-    for i, xyz, f in _point_forces(robot, point_forces, n_t):
+    for i, xyz, f, mo in _point_forces(robot, point_forces, n_t):
         fl = np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], f)
         F[:, i] += fl
         M[:, i] += np.cross(xyz, fl)
+        if mo is not None:
+            M[:, i] += np.einsum("tji,tj->ti", kin.T_world_link[:, i, :3, :3], mo)
     return F, M
 
 
@@ -157,7 +162,7 @@ def _link_wrenches(TF, VF, m, c, I_F, g, forces):
     """Newton-Euler of every link at once for one block of n samples, F axes (component-major): the force and
     moment about the link origin (n_links, 2, 3, n) that the rest of the robot must exert on each link (the
     base's is computed but not used: the ground carries it). ``m`` (nl, 1), ``c`` (3, nl, 1) and ``I_F`` (nl,
-    3, 3) in F axes; ``forces`` [(link, xyz in F axes, force (n, 3) world)]."""
+    3, 3) in F axes; ``forces`` [(link, xyz in F axes, force (n, 3) world, moment (n, 3) world or None)]."""
     n = TF.shape[-1]
     R = TF[:, :3, :3]
     w, al, a = VF[0].swapaxes(0, 1), VF[1].swapaxes(0, 1), VF[3].swapaxes(0, 1)  # (3, nl, n)
@@ -173,11 +178,14 @@ def _link_wrenches(TF, VF, m, c, I_F, g, forces):
     np.matmul(I_F, VF[1], out=N)
     N += cross(w, np.matmul(I_F, VF[0]).swapaxes(0, 1)).swapaxes(0, 1)
     N += cross(c, F).swapaxes(0, 1)
-    for l, xyz, f in forces:
+    for l, xyz, f, mo in forces:
         fT = f.T
         fl = R[l, 0] * fT[0] + R[l, 1] * fT[1] + R[l, 2] * fT[2]  # R_world_F^T f
         G[l, 0] -= fl
         G[l, 1] += cross_const(fl, xyz)
+        if mo is not None:
+            mT = mo.T
+            G[l, 1] -= R[l, 0] * mT[0] + R[l, 1] * mT[1] + R[l, 2] * mT[2]
     return G
 
 
@@ -206,7 +214,8 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     """Joint torques and reaction wrenches for samples q, qd, qdd (n_t, n_dof) (absolute joint values [rad, m]
     and rates, ``robot.dof_names`` order; (n_dof,) for one sample).
 
-    ``gravity`` (3,) world [m/s^2]; ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N];
+    ``gravity`` (3,) world [m/s^2]; ``point_forces``: point name -> force (n_t, 3) or (3,) in world axes [N], or
+    force and moment about the point (n_t, 6) or (6,) [N, N m] (a payload's wrench: structcheck.cases.events);
     ``payloads``: point name -> mass [kg] or (mass, inertia (3, 3) about the point in link axes [kg m^2]).
     Returns :class:`Dynamics` (tau (n_t, n_dof), joint_wrenches (n_t, n_joints, 6), undetermined, warnings,
     ...). Mimic joints: tau by virtual work, loop joints flagged (see :func:`mimic_loops`)."""
@@ -226,7 +235,7 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     for l, Q in enumerate(pl.Q):
         if Q is not None:
             c_F[l], I_F[l] = Q.T @ c_F[l], Q.T @ I_F[l] @ Q
-    forces = [(l, xyz if pl.Q[l] is None else pl.Q[l].T @ xyz, f) for l, xyz, f in forces if l != pl.base]
+    forces = [(l, xyz if pl.Q[l] is None else pl.Q[l].T @ xyz, f, mo) for l, xyz, f, mo in forces if l != pl.base]
     m = inert.mass[:, None]  # (nl, 1) against (3, nl, n)
     c = c_F.T[:, :, None]  # (3, nl, 1)
     child = np.array([robot.link_names.index(j.child) for j in robot.joints], dtype=np.intp)
@@ -247,7 +256,8 @@ def inverse_dynamics(robot, q, qd, qdd, gravity=(0.0, 0.0, -9.81), point_forces=
     for sl, TF, VF, cs in kinematics_blocks(robot, qj, qdj, qddj, T, V):
         n = TF.shape[-1]
         R = TF[:, :3, :3]
-        G = _link_wrenches(TF, VF, m, c, I_F, g, [(l, xyz, f[sl]) for l, xyz, f in forces])
+        G = _link_wrenches(TF, VF, m, c, I_F, g, [(l, xyz, f[sl], None if mo is None else mo[sl])
+                                                     for l, xyz, f, mo in forces])
         _carry_to_parents(pl, G, cs, qj[sl])
         GG = np.empty((2, nj, 2, 3, n))
         Gj = G[by_child]
@@ -283,9 +293,11 @@ def _external_power(robot, dyn: Dynamics, point_forces) -> np.ndarray:
     """Power (n_t,) of the external point forces [W]."""
     kin = dyn.kinematics
     P = np.zeros(kin.omega.shape[0])
-    for i, xyz, f in _point_forces(robot, point_forces, len(P)):
+    for i, xyz, f, mo in _point_forces(robot, point_forces, len(P)):
         v = kin.v_origin[:, i] + np.cross(kin.omega[:, i], xyz)
         P += np.einsum("ti,ti->t", f, np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], v))
+        if mo is not None:
+            P += np.einsum("ti,ti->t", mo, np.einsum("tij,tj->ti", kin.T_world_link[:, i, :3, :3], kin.omega[:, i]))
     return P
 
 

@@ -88,8 +88,8 @@ def starts_still(names, qd: np.ndarray, rtol: float = 1e-6) -> None:
 def rest_body(chain, t0: float, q0: np.ndarray, gravity, point_forces: dict, payloads) -> RigidBody:
     """The rigid-body stage of the robot standing still at ``q0`` (n_driven,) (the first pose) at time ``t0`` [s]:
     one sample, zero speeds and accelerations, ``point_forces`` point -> (3,) world [N] and ``payloads`` as they
-    act at t0 (:func:`rigid_body`)."""
+    act at t0 (:func:`rigid_body`; a load (3,) force or (6,) force and moment)."""
     q0 = np.atleast_2d(np.asarray(q0, float))
     zero = np.zeros_like(q0)
     return rigid_body(chain, np.array([t0]), q0, zero, zero, gravity,
-                      {p: np.reshape(f, (1, 3)) for p, f in point_forces.items()}, payloads)
+                      {p: np.reshape(f, (1, -1)) for p, f in point_forces.items()}, payloads)
