@@ -70,7 +70,9 @@ class ArmModel:
     -> (3, 3);
     ``loads`` (n, 3) global load vectors of unit gravity components g_x, g_y, g_z [m/s^2] (world axes), body
     loads and attached masses; ``labels`` (n,) what every global coordinate is; ``springs`` ((i, k), ...) the
-    released joint motions: global coordinate i with its stiffness k [N m/rad or N/m] (0: free). Assembled at a
+    released joint motions: global coordinate i with its stiffness k [N m/rad or N/m] (0: free); ``nodes`` ((i, link),
+    ...) the 6-DOF world nodes: first coordinate i (d then theta, world axes) and the elastic link that owns it.
+    Assembled at a
     stack of poses, every array but ``labels`` has a leading pose dimension (K (n_poses, n, n), L (n_poses, n_red, n), ...): :meth:`at`
     picks one pose (the other methods take one pose)."""
 
@@ -83,6 +85,7 @@ class ArmModel:
     labels: tuple
     rigid_maps: dict = field(default_factory=dict)
     springs: tuple = ()
+    nodes: tuple = ()
 
     def at(self, i: int) -> "ArmModel":
         """Pose i of a model assembled at a stack of poses (:func:`assemble_arm` with q (n_poses, n_coords))."""
@@ -206,7 +209,7 @@ def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = N
     cut_joints(top, cuts, superelements, T_wl, joint_stiffness)
     for a in attached:  # attached masses on interfaces that are no joint: free nodes
         if a.link in superelements and (a.link, a.surface) not in top.node_side:
-            top.node_side[(a.link, a.surface)] = [(top.new(6, f"node {a.link}.{a.surface}"), np.eye(6))]
+            top.node_side[(a.link, a.surface)] = top.node(a.link, f"{a.link}.{a.surface}")
     n_int = {name: top.new(se.n_red - se.n_interface_dofs, f"{name} modal") for name, se in superelements.items()}
     n = len(top.labels)
     maps = {name: _link_map(name, se, top, T_wl[name][..., :3, :3], n_int[name], n, tree.base)
@@ -220,7 +223,7 @@ def assemble_arm(robot, superelements: dict, q, joint_stiffness: dict | None = N
     return ArmModel(K=0.5 * (K + _T(K)), M=0.5 * (M + _T(M)), superelements=dict(superelements), maps=maps,
                     R_world_link={k: v[..., :3, :3] for k, v in T_wl.items() if k in superelements},
                     gravity_loads=Fg, labels=tuple(top.labels), rigid_maps=rigid_maps,
-                    springs=tuple((int(i), float(k)) for i, k in top.springs))
+                    springs=tuple((int(i), float(k)) for i, k in top.springs), nodes=tuple(top.nodes))
 
 
 def _T(A: np.ndarray) -> np.ndarray:

@@ -59,17 +59,25 @@ def release_matrix(kind: str, axis) -> np.ndarray:
 class Topology:
     """The global coordinates being numbered while a pose is assembled: ``labels`` (what each coordinate is),
     ``node_side`` (link, interface) -> expression, ``rigid`` link -> expression of its frame origin,
-    ``springs`` (coordinate, stiffness) of the released motions (stiffness 0: free)."""
+    ``springs`` (coordinate, stiffness) of the released motions (stiffness 0: free), ``nodes`` (first coordinate,
+    owner link) of every 6-DOF world node: the elastic link whose flange it is (its parent side)."""
 
     labels: list = field(default_factory=list)
     node_side: dict = field(default_factory=dict)
     rigid: dict = field(default_factory=dict)
     springs: list = field(default_factory=list)
+    nodes: list = field(default_factory=list)
 
     def new(self, k: int, what: str) -> np.ndarray:
         start = len(self.labels)
         self.labels.extend(f"{what}[{i}]" for i in range(k))
         return np.arange(start, start + k)
+
+    def node(self, owner: str, name: str) -> list:
+        """A new 6-DOF world node (d, theta) at a flange of the elastic link ``owner``: its expression."""
+        cols = self.new(6, f"node {name}")
+        self.nodes.append((int(cols[0]), owner))
+        return [(cols, np.eye(6))]
 
     def released(self, expr: list, joint: str, kind: str, axis, stiffness) -> list:
         """``expr`` plus the released motions of ``joint`` with their springs [N m/rad or N/m]."""
@@ -110,7 +118,7 @@ def tree_joints(top: Topology, tree, elastic: dict, T_wl: dict, passive: set, jo
                 raise InputError(f"joint {j.name!r}: the superelement of {j.parent!r} has no interface {j.name!r}")
             x_par = (T_wl[j.parent][..., :3, :3] @ se_p.points[se_p.interfaces.index(j.name)]
                      + T_wl[j.parent][..., :3, 3])
-            parent_expr = [(top.new(6, f"node {j.name}"), np.eye(6))]
+            parent_expr = top.node(j.parent, j.name)
             top.node_side[(j.parent, j.name)] = parent_expr
         else:  # rigid parent: its origin's motion carried to the joint's placement on it
             x_par = T_wl[j.parent][..., :3, :3] @ np.asarray(j.origin, float)[:3, 3] + T_wl[j.parent][..., :3, 3]
@@ -138,7 +146,7 @@ def cut_joints(top: Topology, cuts, elastic: dict, T_wl: dict, joint_stiffness: 
                              f"arm model needs a Part for at least one of them")
         (src, x_src), (dst, x_dst) = sides if c.child in elastic else sides[::-1]
         if src in elastic:
-            src_expr = [(top.new(6, f"node {c.name}"), np.eye(6))]
+            src_expr = top.node(src, c.name)
             top.node_side[(src, c.name)] = src_expr
         else:
             src_expr = transport(top.rigid[src], T_wl[src][..., :3, 3], x_src)

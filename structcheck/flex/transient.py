@@ -13,7 +13,8 @@ only through the link rotations.
 
 Frozen poses: the samples are cut into segments over which no joint moves more than ``max_joint_change`` [rad or
 m] from the segment's first sample; each segment uses the model assembled at the joint values of its middle sample
-(in time). At a segment boundary the dynamic part of the state (x - K^-1 f, x' - K^-1 f') is carried over: the
+(in time). At a segment boundary the dynamic part of the state (x - K^-1 f, x' - K^-1 f') is carried over, its
+world nodes' vectors turned with the links that own them (:func:`carried_state`): the
 new segment starts at its own static solution plus that dynamic part, so the jump of pose between two frozen
 models moves the quasi-static deflection without exciting the arm (carrying x itself would ring at every
 boundary). A smaller ``max_joint_change`` converges to the continuously updated model
@@ -167,10 +168,14 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
     z_static = z if static else {n: np.empty((len(t), se.n_red)) for n, se in superelements.items()}
     x_all, q_ref, freqs, state = None, [], [], None
     with single_thread_blas():  # small dense matrices: BLAS threads only wait on each other (100x slower loaded)
-        models = frozen_models(assemble, q[mids])
+        models, previous = frozen_models(assemble, q[mids]), None
         for k, (a, b) in enumerate(zip(starts[:-1], starts[1:])):
-            x, state, q_mid, omega = _run_segment(next(models), t, q[mids[k]], red, a, b, damping,
+            model = next(models)
+            if k and state is not None:
+                state = carried_state(state, previous, model)
+            x, state, q_mid, omega = _run_segment(model, t, q[mids[k]], red, a, b, damping,
                                                   state if k else rest, z, z_static, n_frequencies if static else None)
+            previous = model
             if x_all is None:
                 x_all = np.empty((len(t), x.shape[1]))
             x_all[a:b + 1] = x
@@ -180,6 +185,23 @@ def _along_motion(assemble, superelements, t, q, loads, damping, max_joint_chang
                 on_segment(len(starts) - 1)
     return ArmTransient(t=t, z=z, x=x_all, segments=starts, q_ref=np.array(q_ref), frequency_hz=np.array(freqs),
                         z_static=z_static)
+
+
+def carried_state(state: tuple, old, new) -> tuple:
+    """The dynamic state (x, x') (each (n,)) of the arm model ``old`` expressed in the coordinates of ``new``, the
+    next frozen pose's model. The links' modal coordinates and the joints' released motions keep their meaning
+    from pose to pose, but a world node's (d, theta) are in WORLD axes: the same numbers mean another motion once
+    the link that owns the node has turned. Carried as they were, a ringing's displacement turned by the pose change
+    (0.05 rad) lands partly in directions the new pose holds stiff, a spurious strain that rang at the assembly's
+    highest modes (a one-sample spike of +57% on a lightly loaded node of a two-beam arm, at the sample after the
+    boundary, whose place depended on where the samples fell). Each node's vectors are turned with its owner:
+    R_new R_old^T (``ArmModel.nodes``, ``R_world_link``)."""
+    x, v = (np.array(a, float) for a in state)
+    for i, owner in new.nodes:
+        turn = new.R_world_link[owner] @ old.R_world_link[owner].T
+        for part in (slice(i, i + 3), slice(i + 3, i + 6)):
+            x[part], v[part] = turn @ x[part], turn @ v[part]
+    return x, v
 
 
 def off_jumps(starts: np.ndarray, t: np.ndarray, shortest: float = 1e-6) -> np.ndarray:

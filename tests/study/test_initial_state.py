@@ -103,18 +103,18 @@ CASES = {  # motion of the two joints, tool force: with and without a jump at t 
                                "STEP(time, 0.25, 0, 0.26, 150)"),
     "smooth start, force ramp at 0": ({"joint1": "STEP5(time, 0, 0, 0.3, 20d)"}, "STEP(time, 0, 0, 0.01, 150)"),
 }
-# The per-link model is held to the issue's 0.1% on its default grid. The arm model adds samples where the links'
-# clamped modes ring; the assembled arm's own lower modes ring longer and are read at the grid's samples, and its
-# frozen-pose segments (re-assembled every 0.05 rad) start at other samples in a delayed study: where they govern a
-# peak its reading depends on where the samples fall, 0.3-0.8% on this arm at the default grid (12.5 ms), 0.03-0.2%
-# at 0.25 ms (measured over three delays). Held there to 0.3%; the 0.1% for the arm model needs ringing samples from
-# the arm's own modes and a finer re-assembly (the lead's note on issue 30).
+# The per-link model is held to the issue's 0.1% on its default grid. The arm model, measured over delays of 13.7,
+# 123.4 and 371.1 ms on both cases (the test's own seeds pick one more): peaks, envelopes, deformation and
+# tool deflection within 0.20-0.22% on the default grid (12.5 ms; its own lower modes ring between the samples
+# there) and within 0.035% on a 0.25 ms grid, which the test uses and holds to the issue's 0.1%. (Before the state
+# carried across frozen poses was turned with the links, 1-3% on the peaks and 8-16% on the envelopes: a spurious
+# strain at every segment boundary, where the boundary fell.)
 MAX_STEP_S = {"arm": 2.5e-4, "link": None}
-TOLERANCE = {"arm": 3e-3, "link": 1e-3}
+TOLERANCE = {"arm": 1e-3, "link": 1e-3}
 # Fatigue damage sums the ringing's many small cycles, each read at the samples, raised to the S-N slope m = 5 (EN
-# 1993-1-9 below the knee): the arm model's 0.3% on a cycle's range is up to 1.5% on its damage, and more where
-# its arm-level ringing cycles are read low; measured 0.7-2.3% on this arm. Held to 3%, a known gap (see above).
-DAMAGE_TOLERANCE = {"arm": 3e-2, "link": 1e-3}
+# 1993-1-9 below the knee): 0.1% on a cycle's range is 0.5% on its damage. Measured on the arm model 0.24-0.37% at
+# 0.25 ms (0.26-0.74% at 12.5 ms); held to 0.5%, above the issue's 0.1%: a known gap (the lead's note on issue 30).
+DAMAGE_TOLERANCE = {"arm": 5e-3, "link": 1e-3}
 
 
 @pytest.fixture(scope="module")
