@@ -129,15 +129,18 @@ def _tops(values: np.ndarray, starts: int) -> np.ndarray:
 
 
 def search_torques(chain, ranges: dict, points: int, gravity, payloads, starts: int = 3,
-                   forces: Mapping | None = None) -> dict[str, Worst]:
+                   forces: Mapping | None = None, joints=None) -> dict[str, Worst]:
     """Each actuated coordinate's largest static holding torque |tau| over the grid, refined from its ``starts``
-    best grid poses; the value keeps the torque's sign."""
+    best grid poses; the value keeps the torque's sign. ``joints``: only these actuated coordinates (None: all;
+    the refinement is the search's larger cost)."""
     chain = as_chain(chain)
     Q = pose_grid(ranges, points)
     tau = holding_torques(chain, Q, gravity, payloads, forces)
     names = list(ranges)
     out = {}
     for k, joint in enumerate(chain.actuated):
+        if joints is not None and joint not in joints:
+            continue
         top = _tops(np.abs(tau[:, k]), starts)
         value, q = _refine(lambda q, k=k: abs(holding_torques(chain, q[None], gravity, payloads, forces)[0, k]), Q[top],
                            ranges)

@@ -77,7 +77,8 @@ def worst_poses(chain, joints, gravity, payloads, points: int = POINTS,
     ``gravity`` (3,) world [m/s^2]; ``payloads`` point -> (mass [kg], inertia (3, 3) about the point in link axes)
     as the inverse dynamics takes them."""
     try:
-        worst = search_torques(chain, search_ranges(chain), points, np.asarray(gravity, float), payloads, starts)
+        worst = search_torques(chain, search_ranges(chain), points, np.asarray(gravity, float), payloads, starts,
+                               joints=set(joints))
     except InputError as exc:
         return {}, str(exc)
     return {j: (w.value, w.pose) for j, w in worst.items() if j in joints}, ""
