@@ -51,7 +51,7 @@ class Drive:
     your own read beside the shipped one (docs/drivetrain.md). ``design_life_h`` [h] the life the reducer and the
     bearing must reach (None: life reported, not checked). ``stiffness``: how the reducer's torsional curve is
     linearised for the arm model ('secant' or 'tangent'; None: the drive adds no stiffness) at ``load_level``
-    ('rms' or 'peak' torque of the duty), with the output bearing's ``tilting_stiffness_nm_per_rad`` (when its
+    ('rms' or 'peak' torque of the duty), with the output bearing's catalogue tilting stiffness (when its
     entry gives one) as the tilt stiffness; an explicit ``ArmSettings.joint_stiffness`` of the joint wins.
     ``bearing_z_m`` [m]: the bearing centre's place on the joint axis from the joint origin (None: at it)."""
 
