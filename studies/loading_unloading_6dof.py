@@ -50,19 +50,31 @@ CYCLES_PER_HOUR = 3600.0 / 10.0
 DESIGN_LIFE_HOURS = 2 * 8 * 250 * 20
 # Drives (our choice; the paper names none): joints 1-3, the ones that move, strain-wave gears of ratio 100 (size 32
 # at the waist, 50 at the shoulder, 40 at the elbow: the smallest of these sizes whose L10 life reaches the 80,000 h
-# design life; a size 40 at the shoulder gives 7.8e4 h) and 1 kW motors, with assumed values (loading_unloading_drives.toml). They are checked, not
-# put in the arm model (stiffness=None): the joints stay rigid, as in the paper's model, so the stress, strain and
-# deflection numbers are those of the study without drives.
-DRIVES = {j: sc.Drive(reducer=f"SW-{size}-100 (assumed)", motor="servo-1kW (assumed)", stiffness=None,
-                      design_life_h=DESIGN_LIFE_HOURS,
-                      catalogue=(Path(__file__).resolve().parent / "loading_unloading_drives.toml",))
-          for j, size in (("joint1", 32), ("joint2", 50), ("joint3", 40))}
+# design life; a size 40 at the shoulder gives 7.8e4 h) and 1 kW motors, with assumed values
+# (loading_unloading_drives.toml). By default they are checked, not put in the arm model (stiffness=None): the
+# joints stay rigid, as in the paper's model, so the stress, strain and deflection numbers are those of the study
+# without drives; `--set drive_stiffness=secant` (or tangent) gives the arm model the reducers' torsional stiffness
+# (docs/drivetrain.md: what it moves).
 
 
-def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "", flexibility: str = "arm") -> Study:
+def drives(stiffness: str | None = None) -> dict[str, sc.Drive]:
+    """The three drives; ``stiffness`` None: checked only, else 'secant'/'tangent' (docs/drivetrain.md)."""
+    return {j: sc.Drive(reducer=f"SW-{size}-100 (assumed)", motor="servo-1kW (assumed)", stiffness=stiffness,
+                        design_life_h=DESIGN_LIFE_HOURS,
+                        catalogue=(Path(__file__).resolve().parent / "loading_unloading_drives.toml",))
+            for j, size in (("joint1", 32), ("joint2", 50), ("joint3", 40))}
+
+
+DRIVES = drives()
+
+
+def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "", flexibility: str = "arm",
+          drive_stiffness: str = "none") -> Study:
     """The study with the upper arm's wall thickness ``wall_mm`` [mm] (other dimensions as documented); the
     parts' meshes are read from ``mesh_dir`` when given (meshes made for ``wall_mm``); ``flexibility`` the
-    structural model: 'arm' (the links assembled as superelements) or 'link' (each link alone)."""
+    structural model: 'arm' (the links assembled as superelements) or 'link' (each link alone);
+    ``drive_stiffness`` 'none' (the joints rigid, as the paper's model), 'secant' or 'tangent' (the drives'
+    torsional stiffness in the arm model)."""
     # the shipped meshes, or regenerated once for another wall, or the caller's folder
     folder = mesh_folder(mesh_dir) if mesh_dir else meshes.mesh_folder(wall_mm)
     robot = sc.Robot.from_modified_dh(
@@ -76,7 +88,7 @@ def build(wall_mm: float = meshes.DEFAULT_WALL_MM, mesh_dir: str | Path = "", fl
                       PointForce("claw_right", CLAW_FORCE, (0, 0, -1))),
         damping_ratio=0.02, n_modes=10, required_safety_factor=1.5, tool_point="tcp", payload_mass_kg=20.0,
         fatigue=sc.Fatigue(cycles_per_hour=CYCLES_PER_HOUR, design_life_hours=DESIGN_LIFE_HOURS),
-        flexibility=flexibility, drives=DRIVES,
+        flexibility=flexibility, drives=DRIVES if drive_stiffness == "none" else drives(drive_stiffness),
         description="Paper 004 loading/unloading robot, STEP motion laws of section 3.1, 2 x 98 N claw forces",
         parameters={"wall_mm": wall_mm, **({"mesh_dir": str(folder)} if mesh_dir else {})})
 

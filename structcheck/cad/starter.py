@@ -120,10 +120,8 @@ def relative_to(path: Path, folder: Path) -> str:
 
 def read_links(path, robot) -> dict:
     """The LINKS.toml at ``path``: {'links': link -> names, 'materials': link -> material, 'q': (n_dof,) pose}."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        raise InputError("reading --links needs Python 3.11 or later (tomllib)") from None
+    import tomllib
+
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text())

@@ -12,6 +12,7 @@ from .brake import brake_check
 from .catalogue import (Bearing, BearingType, Brake, BrakeSide, Catalogue, LifeBasis, MomentaryCountRule, Motor,
                         Reducer, ReducerKind, SpeedSide, load_catalogue, shipped_files)
 from .duty import JointDuty
+from .loadcases import DriveCase, case_drive_checks, combined_duty
 from .motor import motor_checks, motor_torque
 from .reducer import MomentaryEvent, average_torque, life_hours, reducer_checks
 from .result import CheckResult
@@ -19,7 +20,8 @@ from .selection import Selection, drive_checks, select_reducer
 from .stiffness import (LinearTorsion, StiffnessChoice, ThreeSegmentTorsion, TorsionCurve, arm_joint_stiffness,
                         joint_stiffness)
 
-__all__ = ["Bearing", "BearingType", "Brake", "BrakeSide", "Catalogue", "CheckResult", "JointDuty", "LifeBasis",
+__all__ = ["Bearing", "BearingType", "Brake", "BrakeSide", "Catalogue", "CheckResult", "DriveCase", "JointDuty",
+           "LifeBasis",
            "LinearTorsion", "MomentaryCountRule", "MomentaryEvent", "Motor", "Reducer", "ReducerKind", "Selection",
            "SpeedSide", "StiffnessChoice", "ThreeSegmentTorsion", "TorsionCurve", "arm_joint_stiffness",
            "average_torque", "bearing_checks", "bearing_loads", "brake_check", "drive_checks", "equivalent_load",

@@ -155,7 +155,7 @@ class Reducer:
 class Bearing:
     """An output bearing's datasheet values: pitch diameter dp, offset R (output flange to bearing centre), basic
     dynamic and static load ratings C, C0, allowable (dynamic) tilting moment Mc, load factor fw, tilting
-    stiffness."""
+    stiffness (moment rigidity: in N m/rad or, as the catalogues print it, N m/arcmin; one of the two)."""
 
     name: str
     source: str = _text(required=True)
@@ -167,7 +167,19 @@ class Bearing:
     allowable_moment_nm: float | None = _number("N m")
     load_factor: float | None = _number("-", at_least=1)
     tilting_stiffness_nm_per_rad: float | None = _number("N m/rad")
+    tilting_stiffness_nm_per_arcmin: float | None = _number("N m/arcmin")
     note: str | None = _text()
+
+    def __post_init__(self):
+        if self.tilting_stiffness_nm_per_rad is not None and self.tilting_stiffness_nm_per_arcmin is not None:
+            raise InputError("give either tilting_stiffness_nm_per_rad or tilting_stiffness_nm_per_arcmin, not both")
+
+    @property
+    def tilt_stiffness(self) -> float | None:
+        """The tilting stiffness [N m/rad] (None: the entry gives none)."""
+        if self.tilting_stiffness_nm_per_arcmin is not None:
+            return self.tilting_stiffness_nm_per_arcmin / ARCMIN
+        return self.tilting_stiffness_nm_per_rad
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,11 @@ from .result import CheckResult, governing
 def drive_checks(duty: JointDuty, reducer: Reducer, bearing: Bearing | None = None, motor: Motor | None = None,
                  brake: Brake | None = None, *, design_life_h: float | None = None,
                  events: tuple[MomentaryEvent, ...] = (), static_torque_nm=None, fw: float | None = None,
-                 fs_required: float = FS_NORMAL, bearing_z_m: float | None = None) -> list[CheckResult]:
+                 fs_required: float = FS_NORMAL, bearing_z_m: float | None = None,
+                 static_basis: str = "") -> list[CheckResult]:
     """Every check of one joint's drive over ``duty``: the reducer's, its output bearing's, the motor's and the
-    brake's (each part when given; the brake when ``static_torque_nm`` [N m] is given too). ``design_life_h`` [h]
+    brake's (each part when given; the brake when ``static_torque_nm`` [N m] is given too, ``static_basis`` saying
+    where it comes from). ``design_life_h`` [h]
     the required L10 life; see :func:`~structcheck.drives.bearing.bearing_checks` for ``fw``, ``fs_required``,
     ``bearing_z_m``."""
     out = reducer_checks(reducer, duty, design_life_h, events)
@@ -32,7 +34,7 @@ def drive_checks(duty: JointDuty, reducer: Reducer, bearing: Bearing | None = No
     if motor is not None:
         out += motor_checks(motor, reducer, duty)
     if brake is not None and static_torque_nm is not None:
-        out.append(brake_check(brake, reducer, static_torque_nm))
+        out.append(brake_check(brake, reducer, static_torque_nm, basis=static_basis))
     return out
 
 

@@ -93,7 +93,8 @@ def joint_stiffness(reducer: "Reducer", torque: float, choice: StiffnessChoice |
                     bearing: "Bearing | None" = None) -> float | tuple[float, float]:
     """The joint's linear torsional stiffness [N m/rad] from ``reducer``'s curve at the load level ``torque``
     [N m] (e.g. the joint's peak or RMS torque over the duty), linearised by ``choice``; with a ``bearing`` whose
-    entry gives a tilting stiffness, (torsional, tilt) [N m/rad] as ``ArmSettings.joint_stiffness`` takes it."""
+    entry gives a tilting stiffness (moment rigidity), (torsional, tilt) [N m/rad] as ``ArmSettings.joint_stiffness``
+    takes it: the tilt spring turns the child about the two axes normal to the joint's, theta = M / k_tilt."""
     choice = StiffnessChoice(choice)
     torque = require_number(f"reducer {reducer.name}: load level", torque, "N m")
     curve = reducer.torsion
@@ -101,8 +102,8 @@ def joint_stiffness(reducer: "Reducer", torque: float, choice: StiffnessChoice |
         raise InputError(f"reducer {reducer.name}: its catalogue entry gives no torsional stiffness; add "
                          f"torsion_t1_nm, torsion_t2_nm, torsion_k1..k3_nm_per_rad or torsional_stiffness_nm_per_rad")
     k = choice.of(curve, abs(torque))
-    if bearing is not None and bearing.tilting_stiffness_nm_per_rad is not None:
-        return k, bearing.tilting_stiffness_nm_per_rad
+    if bearing is not None and bearing.tilt_stiffness is not None:
+        return k, bearing.tilt_stiffness
     return k
 
 

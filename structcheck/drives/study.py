@@ -6,8 +6,10 @@ curve as the joint's stiffness in the arm model (:func:`with_drive_stiffness`).
 
 The duty is the study's own motion: the joint's speed, acceleration and torque histories and its reaction (joint
 wrench, parent on child at the joint origin) turned into a frame whose z is the joint axis. The brake is held
-against the largest static holding torque over the study's motion samples: the inverse dynamics of each sample's
-pose at qd = qdd = 0 (gravity, the point forces and the payloads), not the worst pose of the workspace.
+against the larger of the worst static pose over the joint ranges and the motion's own poses at rest
+(:mod:`structcheck.drives.holding`; its check's note gives both). The joint's stiffness in the arm model: the
+reducer's torsional curve linearised at the duty's load level about the axis and, where the output bearing's entry
+gives one, its tilting stiffness about the two axes normal to it (``(k, k_tilt)``).
 """
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ import numpy as np
 from ..errors import InputError, require_number
 from .catalogue import Catalogue, load_catalogue
 from .duty import RPM_PER_RAD_S, JointDuty
+from .holding import HoldingTorque, holding_torque, motion_holding, worst_poses
 from .motor import motor_torque
-from .result import CheckResult
+from .result import CheckResult, not_checked
 from .selection import drive_checks
 from .stiffness import StiffnessChoice, joint_stiffness
 
@@ -48,7 +51,8 @@ class Drive:
     your own read beside the shipped one (docs/drivetrain.md). ``design_life_h`` [h] the life the reducer and the
     bearing must reach (None: life reported, not checked). ``stiffness``: how the reducer's torsional curve is
     linearised for the arm model ('secant' or 'tangent'; None: the drive adds no stiffness) at ``load_level``
-    ('rms' or 'peak' torque of the duty); an explicit ``ArmSettings.joint_stiffness`` of the joint wins.
+    ('rms' or 'peak' torque of the duty), with the output bearing's catalogue tilting stiffness (when its
+    entry gives one) as the tilt stiffness; an explicit ``ArmSettings.joint_stiffness`` of the joint wins.
     ``bearing_z_m`` [m]: the bearing centre's place on the joint axis from the joint origin (None: at it)."""
 
     reducer: str
@@ -108,8 +112,10 @@ def check_drives(drives: Any, joint_names) -> dict[str, Drive]:
 @dataclass(frozen=True)
 class JointDrive:
     """One joint's drive over the run: the ``drive``, its ``duty``, its ``checks``, the motor-side torque
-    ``motor_torque_nm`` and speed ``motor_speed_rpm`` (n_t,) (None without a motor or a ratio), and the arm model's
-    ``stiffness_nm_per_rad`` with how it was chosen (``stiffness_note``; None: no stiffness from this drive)."""
+    ``motor_torque_nm`` and speed ``motor_speed_rpm`` (n_t,) (None without a motor or a ratio), the arm model's
+    ``stiffness_nm_per_rad`` about the axis with how it was chosen (``stiffness_note``; None: no stiffness from this
+    drive) and ``tilt_stiffness_nm_per_rad`` (None: rigid in tilt), and the brake's static ``holding`` torque
+    (None: no brake)."""
 
     joint: str
     drive: Drive
@@ -119,6 +125,17 @@ class JointDrive:
     motor_speed_rpm: np.ndarray | None
     stiffness_nm_per_rad: float | None
     stiffness_note: str
+    tilt_stiffness_nm_per_rad: float | None = None
+    holding: HoldingTorque | None = None
+
+    @property
+    def arm_stiffness(self):
+        """What ``ArmSettings.joint_stiffness`` takes for this joint: k, (k, k_tilt), or None."""
+        if self.stiffness_nm_per_rad is None:
+            return None
+        if self.tilt_stiffness_nm_per_rad is None:
+            return self.stiffness_nm_per_rad
+        return self.stiffness_nm_per_rad, self.tilt_stiffness_nm_per_rad
 
 
 def joint_duty(body, tree, joint: str, t: np.ndarray) -> JointDuty:
@@ -140,43 +157,57 @@ def _axis_frame(axis: np.ndarray) -> np.ndarray:
     return np.array([x, np.cross(z, x), z])
 
 
-def _stiffness(study, joint: str, drive: Drive, duty: JointDuty) -> tuple[float | None, str]:
+def _stiffness(study, joint: str, drive: Drive, duty: JointDuty) -> tuple[float | None, float | None, str]:
+    """(k about the axis, k_tilt or None, how they were chosen) [N m/rad] for the arm model."""
     explicit = dict(study.arm.joint_stiffness).get(joint)
     if explicit is not None:
-        return None, f"the study's explicit arm.joint_stiffness ({explicit!r}) wins over the drive's"
+        return None, None, f"the study's explicit arm.joint_stiffness ({explicit!r}) wins over the drive's"
     if drive.stiffness is None:
-        return None, "none: the drive gives no stiffness to the arm model (Drive(stiffness=None))"
+        return None, None, "none: the drive gives no stiffness to the arm model (Drive(stiffness=None))"
     level = drive.load_level.of(duty)
-    k = joint_stiffness(drive.parts["reducer"], level, drive.stiffness)
-    return k, (f"{drive.stiffness.value} stiffness of the {drive.reducer} torsional curve at the duty's "
-               f"{drive.load_level.value} torque {level:.4g} N m")
+    bearing = drive.parts["bearing"]
+    k = joint_stiffness(drive.parts["reducer"], level, drive.stiffness, bearing)
+    k, k_tilt = k if isinstance(k, tuple) else (k, None)
+    note = (f"{drive.stiffness.value} stiffness of the {drive.reducer} torsional curve at the duty's "
+            f"{drive.load_level.value} torque {level:.4g} N m")
+    if k_tilt is not None:
+        note += f"; tilt {k_tilt:.4g} N m/rad: output bearing {bearing.name}'s catalogue tilting stiffness"
+    else:
+        note += "; rigid in tilt" + (f" (output bearing {bearing.name}'s entry gives no tilting stiffness)"
+                                     if bearing is not None else " (no output bearing)")
+    return k, k_tilt, note
 
 
-def drive_results(study, chain, body, t: np.ndarray, static_tau: np.ndarray | None) -> dict[str, JointDrive]:
-    """Each of ``study.drives`` checked over the rigid ``body`` (``RigidBody``) on samples ``t`` [s];
-    ``static_tau`` (n_t, n_coords) the holding torques at qd = qdd = 0 (None: the brake not checked)."""
-    tree, out = chain.tree, {}
+def drive_results(study, chain, body, t: np.ndarray,
+                  holding: Mapping[str, HoldingTorque] | None = None) -> dict[str, JointDrive]:
+    """Each of ``study.drives`` checked over the rigid ``body`` (``RigidBody``) on samples ``t`` [s]; ``holding``
+    joint -> the brake's static holding torque (a braked joint missing: its brake not checked)."""
+    tree, out, holding = chain.tree, {}, dict(holding or {})
     for joint, drive in dict(study.drives).items():
         duty = joint_duty(body, tree, joint, t)
         p = drive.parts
-        static = None if static_tau is None else static_tau[:, tree.dof_names.index(joint)]
+        held = holding.get(joint) if p["brake"] is not None else None
         checks = drive_checks(duty, p["reducer"], p["bearing"], p["motor"], p["brake"],
-                              design_life_h=drive.design_life_h, static_torque_nm=static,
-                              bearing_z_m=drive.bearing_z_m)
+                              design_life_h=drive.design_life_h,
+                              static_torque_nm=None if held is None else held.held,
+                              bearing_z_m=drive.bearing_z_m, static_basis="" if held is None else held.basis)
+        if p["brake"] is not None and (held is None or held.held is None):
+            checks.append(replace(not_checked("brake holding torque", f"brake {p['brake'].name}", p["brake"].name),
+                                  note="not checked: no static holding torque" + (f" ({held.basis})" if held else "")))
         r = p["reducer"]
         tau_m = speed_m = None
         if r.ratio is not None:
             speed_m = r.ratio * duty.qd * RPM_PER_RAD_S
             if p["motor"] is not None and r.efficiency is not None and p["motor"].rotor_inertia_kgm2 is not None:
                 tau_m = motor_torque(duty, r.ratio, r.efficiency, p["motor"].rotor_inertia_kgm2)
-        k, note = _stiffness(study, joint, drive, duty)
-        out[joint] = JointDrive(joint, drive, duty, tuple(checks), tau_m, speed_m, k, note)
+        k, k_tilt, note = _stiffness(study, joint, drive, duty)
+        out[joint] = JointDrive(joint, drive, duty, tuple(checks), tau_m, speed_m, k, note, k_tilt, held)
     return out
 
 
 def with_drive_stiffness(study, drives: Mapping[str, JointDrive]):
     """``study`` with each drive's stiffness added to ``arm.joint_stiffness`` (explicit ones kept)."""
-    extra = {j: d.stiffness_nm_per_rad for j, d in drives.items() if d.stiffness_nm_per_rad is not None}
+    extra = {j: d.arm_stiffness for j, d in drives.items() if d.arm_stiffness is not None}
     if not extra:
         return study
     return replace(study, arm=replace(study.arm, joint_stiffness={**extra, **dict(study.arm.joint_stiffness)}))
@@ -190,20 +221,39 @@ def drive_failures(drives: Mapping[str, JointDrive]) -> list[str]:
 
 def study_drives(study, prep, rigid, stiffness_from: Mapping[str, JointDrive] | None = None) -> dict[str, JointDrive]:
     """:func:`drive_results` of a run's ``prep`` (``study.Prepared``) and rigid stage ``rigid`` (``RigidStage``),
-    with the holding torques of the motion's poses at rest (an open tree's inverse dynamics at qd = qdd = 0; a
-    closed chain's brakes are not checked yet). ``stiffness_from``: an earlier result whose stiffness (given to
-    the arm model before the run refined its samples) is kept."""
+    the brakes against :func:`brake_holding`. ``stiffness_from``: an earlier result of the same run whose
+    stiffness (given to the arm model before the run refined its samples) and worst static poses are kept."""
     if not study.drives:
         return {}
-    tree = prep.chain.tree
-    check_drives(study.drives, tree.dof_names)
-    static = None
-    if not prep.chain.cuts and any(d.brake is not None for d in study.drives.values()):
-        zero = np.zeros_like(rigid.body.q)
-        static = tree.inverse_dynamics(rigid.body.q, zero, zero, gravity=study.gravity,
-                                       point_forces=rigid.point_forces, payloads=prep.payloads).tau
-    out = drive_results(study, prep.chain, rigid.body, rigid.t, static)
-    if stiffness_from:
-        out = {j: replace(d, stiffness_nm_per_rad=stiffness_from[j].stiffness_nm_per_rad,
-                          stiffness_note=stiffness_from[j].stiffness_note) for j, d in out.items()}
+    check_drives(study.drives, prep.chain.tree.dof_names)
+    earlier = dict(stiffness_from or {})
+    holding = brake_holding(study, prep, rigid, {j: d.holding for j, d in earlier.items()})
+    out = drive_results(study, prep.chain, rigid.body, rigid.t, holding)
+    if earlier:
+        out = {j: replace(d, stiffness_nm_per_rad=earlier[j].stiffness_nm_per_rad,
+                          tilt_stiffness_nm_per_rad=earlier[j].tilt_stiffness_nm_per_rad,
+                          stiffness_note=earlier[j].stiffness_note) for j, d in out.items()}
     return out
+
+
+def brake_holding(study, prep, rigid, earlier: Mapping[str, HoldingTorque | None] | None = None
+                  ) -> dict[str, HoldingTorque]:
+    """Each braked joint's static holding torque: the worst static pose over the joint ranges (searched once per
+    run: taken from ``earlier`` when it has every braked joint's) and the motion's own samples at rest (an open
+    tree only; a closed chain's are not computed)."""
+    braked = [j for j, d in study.drives.items() if d.brake is not None]
+    if not braked:
+        return {}
+    earlier = {j: h for j, h in dict(earlier or {}).items() if h is not None}
+    chain, tree = prep.chain, prep.chain.tree
+    if all(j in earlier for j in braked):
+        worst = {j: (earlier[j].worst, earlier[j].pose) for j in braked if earlier[j].worst is not None}
+        why_worst = {j: earlier[j].why_not_worst for j in braked}
+    else:
+        worst, reason = worst_poses(chain, braked, study.gravity, prep.payloads)
+        why_worst = {j: reason or "not an actuated joint of the chain" for j in braked}
+    motion, why_motion = None, "a closed chain: its loops' static torques at the motion's poses are not computed"
+    if not chain.cuts:
+        motion = motion_holding(tree, rigid.body.q, study.gravity, rigid.point_forces, prep.payloads)
+    most = {j: None if motion is None else float(motion[:, tree.dof_names.index(j)].max()) for j in braked}
+    return {j: holding_torque(worst.get(j), most[j], why_worst[j], why_motion) for j in braked}

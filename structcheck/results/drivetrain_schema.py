@@ -43,6 +43,9 @@ class JointDriveSummary(_Entry):
     not_checked: int = entry("", "checks not made (a datasheet value missing; each says which)")
     stiffness_nm_per_rad: float | None = entry("N m/rad", "the torsional stiffness this drive gave the arm model "
                                                           "(null: none, see stiffness_note)")
+    tilt_stiffness_nm_per_rad: float | None = entry("N m/rad", "the tilt stiffness (about the two axes normal to "
+                                                               "the joint's) this drive's output bearing gave the "
+                                                               "arm model (null: rigid in tilt)")
     stiffness_note: str = entry("-", "how it was chosen: the linearisation and load level, or why none (an "
                                      "explicit arm.joint_stiffness wins)")
     max_motor_torque_nm: float | None = entry("N m", "largest |motor-side torque| (null: no motor or no ratio "
@@ -86,6 +89,7 @@ def drivetrain_summary(drives) -> dict | None:
             passed=all(c.passed for c in made), max_utilisation=_finite(made[0].utilisation) if made else None,
             governing_check=f"{made[0].check} ({made[0].part})" if made else None,
             not_checked=len(checks) - len(made), stiffness_nm_per_rad=d.stiffness_nm_per_rad,
+            tilt_stiffness_nm_per_rad=d.tilt_stiffness_nm_per_rad,
             stiffness_note=d.stiffness_note,
             max_motor_torque_nm=None if d.motor_torque_nm is None else float(abs(d.motor_torque_nm).max()),
             max_motor_speed_rpm=None if d.motor_speed_rpm is None else float(abs(d.motor_speed_rpm).max()),

@@ -66,6 +66,8 @@ BAD = [
      "reducer 'X': bearing = 'nope' is not in the catalogue"),
     ('[bearing.B]\ntype = "crossed_roller"\nsource = "s"\npitch_diameter_m = nan\n',
      "bearing 'B': pitch_diameter_m = nan"),
+    ('[bearing.B]\ntype = "crossed_roller"\nsource = "s"\ntilting_stiffness_nm_per_rad = 1e6\n'
+     'tilting_stiffness_nm_per_arcmin = 300\n', "bearing 'B': give either tilting_stiffness_nm_per_rad or"),
     ('[gearbox.G]\nsource = "s"\n', "unknown table [gearbox]"),
     ('[reducer.X\nkind = 1\n', "not valid TOML"),
     ('[reducer."RV-80E"]\nkind = "cycloidal_rv"\nsource = "s"\n', "reducer 'RV-80E' is already in"),

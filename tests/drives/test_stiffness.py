@@ -58,3 +58,18 @@ def test_arm_settings_take_the_stiffness_and_a_reducer_without_curve_is_refused(
     assert settings.joint_stiffness["joint5"] == pytest.approx(60 / (29 / 6.7e4 + 31 / 1.1e5))
     with pytest.raises(InputError, match="reducer RV-80E: its catalogue entry gives no torsional stiffness"):
         joint_stiffness(cat.get("reducer", "RV-80E"), 500.0)
+
+
+def test_bearing_tilt_stiffness_from_arcmin(tmp_path):
+    """A bearing's moment rigidity printed in N m/arcmin becomes the tilt stiffness in N m/rad: 1 arcmin =
+    pi / 10800 rad, so 300 N m/arcmin = 300 x 10800 / pi = 1.0313e6 N m/rad; joint_stiffness then gives (k, k_tilt)."""
+    (tmp_path / "b.toml").write_text('[bearing.B]\ntype = "crossed_roller"\nsource = "s"\n'
+                                     'tilting_stiffness_nm_per_arcmin = 300\n'
+                                     '[reducer.R]\nkind = "cycloidal_rv"\nsource = "s"\n'
+                                     'torsional_stiffness_nm_per_rad = 4e5\nbearing = "B"\n')
+    cat = load_catalogue(tmp_path / "b.toml")
+    bearing = cat.get("bearing", "B")
+    assert bearing.tilt_stiffness == pytest.approx(300 * 10800 / math.pi, rel=1e-15)
+    k, k_tilt = joint_stiffness(cat.get("reducer", "R"), 100.0, "secant", bearing)
+    assert k == 4e5 and k_tilt == bearing.tilt_stiffness
+    assert joint_stiffness(cat.get("reducer", "R"), 100.0, "secant") == 4e5  # no bearing: torsion alone

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import SMALL_L, write_small_study
+from helpers import SMALL_H, SMALL_L, write_small_study
 
 from structcheck.drives.study import Drive
 from structcheck.errors import InputError
@@ -22,8 +22,11 @@ from structcheck.report import write_report
 from structcheck.script import load_study
 from structcheck.settings import ArmSettings
 from structcheck.study import run
+from structcheck.user_loads import PointForce
 
 K, RATIO, ETA, J_ROTOR = 1.0e5, 50.0, 0.8, 2.0e-4  # N m/rad, -, -, kg m^2
+K_TILT_ARCMIN = 10.0  # N m/arcmin: 3.44e4 N m/rad, soft enough that its share of the tip deflection is large
+K_TILT = K_TILT_ARCMIN / (math.pi / (180 * 60))  # N m/rad
 CATALOGUE = f"""
 [reducer."small"]
 kind = "strain_wave"
@@ -51,6 +54,19 @@ peak_torque_nm = 15
 max_speed_rpm = 6000
 rotor_inertia_kgm2 = {J_ROTOR}
 source = "test entry"
+
+[bearing."crb"]
+type = "crossed_roller"
+tilting_stiffness_nm_per_arcmin = {K_TILT_ARCMIN}
+source = "test entry: a crossed roller bearing's moment rigidity in N m/arcmin, as the catalogues print it"
+
+[reducer."large-crb"]
+kind = "strain_wave"
+ratio = {RATIO}
+repeated_peak_torque_nm = 200
+torsional_stiffness_nm_per_rad = {K}
+bearing = "crb"
+source = "test entry: the large reducer with an output bearing of known tilting stiffness"
 
 [brake."b1"]
 side = "motor"
@@ -134,9 +150,50 @@ def test_brake_against_the_static_holding_torque(setup):
     study, folder = setup
     res = run(_with(study, folder, "large", motor="m1", brake="b1"), progress=False, write=False)
     (brake,) = [c for c in res.summary.drivetrain["joint1"].checks.values() if c.check == "brake holding torque"]
-    # 40 N m held at the joint is 40 / 50 = 0.8 N m at the motor against 0.5 N m
+    # 40 N m held at the joint is 40 / 50 = 0.8 N m at the motor against 0.5 N m; without gravity the worst static
+    # pose over the range holds nothing, so the tip force held at rest (the motion's own pose) governs
     assert brake.value == pytest.approx(0.8, rel=1e-9) and brake.passed is False
+    assert brake.note.startswith("S = 1; held: the motion's own poses") and "40 N m" in brake.note
     assert any("brake holding torque" in f for f in res.summary.failures)
+
+
+def test_brake_against_the_worst_static_pose_over_the_range(tmp_path):
+    """Under gravity with a 2 kg payload at the tip and no tip force, the beam held still at 0.6 rad (link tilted
+    up: it holds cos 0.6 of the horizontal torque) must still be braked at its worst pose in the joint's range
+    (-3, 3) rad: horizontal, tau = g (m L / 2 + mp L), m = rho L H^2 the steel beam's mass."""
+    (tmp_path / "mine.toml").write_text(CATALOGUE)
+    m, mp = 7850.0 * SMALL_L * SMALL_H ** 2, 2.0  # structural_steel's density (kg/m^3): the mesh's box volume
+    tau = 9.81 * (m * SMALL_L / 2 + mp * SMALL_L)
+    study = load_study(write_small_study(tmp_path), tip_force_n=0.0, gravity_z=-9.81, payload_kg=mp,
+                       law="STEP(time,0,0.6,1,0.6)")
+    study = replace(study, drives={"joint1": Drive(reducer="large", motor="m1", brake="b1",
+                                                   catalogue=(tmp_path / "mine.toml",))})
+    res = run(study, progress=False, write=False)
+    d = res.summary.drivetrain["joint1"]
+    (brake,) = [c for c in d.checks.values() if c.check == "brake holding torque"]
+    # the pose search's Powell tolerance (1e-8 rad) leaves the maximum to round-off
+    assert brake.value == pytest.approx(tau / RATIO, rel=1e-9)
+    assert "held: the worst static pose" in brake.note and f"{tau * math.cos(0.6):.4g} N m" in brake.note
+
+
+def test_bearing_tilt_stiffness_in_the_arm_model(setup):
+    """The output bearing's moment rigidity (catalogue N m/arcmin) as the joint's tilt spring. A tip force
+    F = (0, F_y, F_z) on the beam along x: F_y (parallel to the joint axis y, at L from it) tilts the joint about z
+    by M / k_tilt = F_y L / k_tilt, moving the tip F_y L^2 / k_tilt along y; F_z turns it about the axis through
+    the reducer's k, F_z L^2 / k along z. Statics: the extra over the rigid joint is exact, mesh aside."""
+    study, folder = setup
+    F, (cy, cz) = 100.0, (0.6, -0.8)
+    pushed = replace(study, point_forces=(PointForce("tip", F, (0.0, cy, cz)),))
+    rigid = run(pushed, progress=False, write=False)
+    res = run(_with(pushed, folder, "large-crb"), progress=False, write=False)
+    d = res.summary.drivetrain["joint1"]
+    assert d.tilt_stiffness_nm_per_rad == pytest.approx(K_TILT, rel=1e-12) and "crb" in d.stiffness_note
+    extra = res.tool_point_deflection[-1] - rigid.tool_point_deflection[-1]
+    expected = np.array([0.0, F * cy * SMALL_L ** 2 / K_TILT, F * cz * SMALL_L ** 2 / K])
+    # the springs' rotations are linear statics on top of the same elastic beam: seen to the solver's round-off;
+    # 1e-6 of the largest component leaves room for the factorization's ~1e-9 relative error
+    np.testing.assert_allclose(extra, expected, rtol=0, atol=1e-6 * np.abs(expected).max())
+    assert abs(expected[1]) > 2 * abs(expected[2])  # the tilt share is the larger: the test sees it
 
 
 def test_motor_columns_of_joints_csv(setup):
