@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import figures, inputs_view, view
 from .page import figure_html, render, write_page
+from .detail_page import detail_context
 from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
 
@@ -45,7 +46,8 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),
         fatigue=view.flat_items(s.get("fatigue")), versions=view.flat_items(s.get("versions")),
-        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s))
+        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s),
+        detail=detail_context(res, s, renders and peak is not None))
 
 
 def input_context(s) -> dict:
