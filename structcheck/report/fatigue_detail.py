@@ -49,7 +49,12 @@ def allowable_amplitude(mean, strength: float, ultimate: float, method: str) -> 
     with the amplitude for every method; 0 where the mean reaches ``ultimate``."""
     Sm = np.asarray(mean, float)
     lo, hi = np.zeros_like(Sm), np.full_like(Sm, float(strength))
-    for _ in range(60):  # halves a bracket of width <= strength to 1e-18 of it
+    for _ in range(60):  # SWT allows more than ``strength`` under a compressive mean: widen the bracket to hold it
+        short = (equivalent_amplitude(hi, Sm, ultimate, method) < strength) & (Sm < ultimate)
+        if not short.any():
+            break
+        hi = np.where(short, 2 * hi, hi)
+    for _ in range(80):  # halves the bracket to 1e-24 of it
         mid = 0.5 * (lo + hi)
         over = equivalent_amplitude(mid, Sm, ultimate, method) > strength
         lo, hi = np.where(over, lo, mid), np.where(over, mid, hi)
@@ -113,9 +118,20 @@ def link_detail(summary: Mapping, fatigue_csv: Mapping, link: str) -> dict | Non
              ("allowable line on", f"{strength * MPA:.4g} MPa, {basis}"),
              ("governing node (link frame)", _mm(summary["links"][link].get("location_of_min_life_m"))),
              ("cycles counted (one duty cycle)", f"{cycles.count.sum():g}"),
+             ("largest cycle: mean, amplitude", _largest(cycles)),
+             ("fatigue safety factor (on the whole history)",
+              number(summary, ("links", link, "fatigue_safety_factor"), digits=3, none_text="inf")),
              ("source", entry["source"])]
     return {"link": link, "facts": facts, "figure": detail_figure(link, cycles, curve, method, strength,
                                                                    fat.get("design_life_cycles"))}
+
+
+def _largest(cycles: Cycles) -> str:
+    """The cycle of largest amplitude: 'mean, amplitude' [MPa]."""
+    if len(cycles) == 0:
+        return "no cycle"
+    k = int(np.argmax(cycles.range))
+    return f"{cycles.mean[k] * MPA:.4g} MPa, {cycles.amplitude[k] * MPA:.4g} MPa"
 
 
 def _mm(point) -> str:
