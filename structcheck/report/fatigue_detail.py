@@ -153,12 +153,12 @@ def detail_figure(link: str, cycles: Cycles, curve: SNCurve, method: str, streng
         "rainflow matrix [cycles per duty cycle]", f"Haigh diagram, {method}", "S-N curve"])
     counts, r_edges, m_edges = rainflow_matrix(cycles)
     fig.add_trace(go.Heatmap(x=_mid(r_edges) * MPA, y=_mid(m_edges) * MPA, z=np.where(counts > 0, counts, None),
-                             colorscale="Blues", showscale=False, texttemplate="%{z:.3g}", name="cycles",
+                             colorscale="Blues", showscale=False, texttemplate="%{z:.3g}", name="rainflow matrix",
                              hovertemplate="range %{x:.4g} MPa<br>mean %{y:.4g} MPa<br>%{z:.3g} cycles<extra></extra>"),
                   1, 1)
     amp = cycles.amplitude if curve.quantity == "amplitude" else cycles.range
     order = np.argsort(-amp)[:MAX_CYCLES_SHOWN]
-    fig.add_trace(go.Scatter(x=cycles.mean[order] * MPA, y=amp[order] * MPA, mode="markers", name="cycles",
+    fig.add_trace(go.Scatter(x=cycles.mean[order] * MPA, y=amp[order] * MPA, mode="markers", name="Haigh cycles",
                              marker=dict(size=6, color="#1f77b4")), 1, 2)
     Su = curve.ultimate_strength or max(float(np.abs(cycles.mean).max(initial=0.0)), strength) * 2
     sm = np.linspace(-Su, Su, 81)
