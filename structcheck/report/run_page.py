@@ -7,9 +7,9 @@ from pathlib import Path
 
 from . import figures, inputs_view, view
 from .page import figure_html, render, write_page
-from .detail_page import detail_context
 from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
+from .detail_page import detail_context  # the review detail: supports and loads, mesh, hot spots, fatigue
 
 
 def run_context(folder: Path, renders: bool = True) -> dict:
@@ -31,8 +31,9 @@ def run_context(folder: Path, renders: bool = True) -> dict:
     analysis = {**s.get("analysis", {}), "flexibility": s.get("flexibility"),
                 "sparse solver": s.get("versions", {}).get("sparse_solver")}
     warnings = view.warning_groups(s)
+    detail = detail_context(res, s, renders and peak is not None)
     return dict(
-        version=__version__, s=s, verdict=view.verdict(s), checks=view.design_checks(s),
+        detail=detail, version=__version__, s=s, verdict=view.verdict(s), checks=view.design_checks(s),
         required=view.number(s, ("required_safety_factor",), digits=3), robot=view.robot_numbers(s),
         link_cols=view.link_columns(s), links=view.link_rows(s), joints=view.joint_rows(s),
         view=_html(v3d, "view3d-plot"), peak=peak,
@@ -46,8 +47,7 @@ def run_context(folder: Path, renders: bool = True) -> dict:
         warnings=warnings, n_warnings=sum(map(len, warnings.values())), run_checks=view.check_rows(s),
         params=view.flat_items(s.get("parameters")), analysis=view.flat_items(analysis),
         fatigue=view.flat_items(s.get("fatigue")), versions=view.flat_items(s.get("versions")),
-        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s),
-        detail=detail_context(res, s, renders and peak is not None))
+        timings=view.flat_items(s.get("timings_s")), inputs=input_context(s))
 
 
 def input_context(s) -> dict:
