@@ -405,7 +405,8 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         with clock("fatigue"):
             fatigue[sol.name] = solution_fatigue(study, prep, sol)
         links[sol.name] = link_result(sol, kin.T_world_link[:, tree.link_names.index(sol.name)], t, frames,
-                                      study.required_safety_factor, study.support_band_m, fatigue[sol.name], prep.duty)
+                                      study.required_safety_factor, study.support_band_m, fatigue[sol.name], prep.duty,
+                                      applied=loads.get(sol.name))
         return sol.without_stresses()
 
     structure = model.solve(study, prep, rigid, loads, reduced, frames, clock, progress, finish)

@@ -12,6 +12,7 @@ from .signoff import signoff
 from .page import figure_html, render, write_page
 from .mode_view import mode_view
 from .view3d import peak_frame, robot_view, static_renders
+from .detail_page import detail_context  # the review detail: supports and loads, mesh, hot spots, fatigue
 
 
 def run_context(folder: Path, renders: bool = True) -> dict:
@@ -33,8 +34,9 @@ def run_context(folder: Path, renders: bool = True) -> dict:
     analysis = {**s.get("analysis", {}), "flexibility": s.get("flexibility"),
                 "sparse solver": s.get("versions", {}).get("sparse_solver")}
     warnings = view.warning_groups(s)
+    detail = detail_context(res, s, renders and peak is not None)
     return dict(
-        version=__version__, s=s, verdict=view.verdict(s), checks=view.design_checks(s),
+        detail=detail, version=__version__, s=s, verdict=view.verdict(s), checks=view.design_checks(s),
         required=view.number(s, ("required_safety_factor",), digits=3), robot=view.robot_numbers(s),
         link_cols=view.link_columns(s), links=view.link_rows(s), joints=view.joint_rows(s),
         view=_html(v3d, "view3d-plot"), peak=peak,

@@ -37,6 +37,7 @@ class Field:
     values: dict
     cmax: float
     hover: str | dict
+    cmin: float = 0.0
 
     def hover_of(self, link: str) -> str:
         """The hover template of ``link``'s surface."""
@@ -109,7 +110,26 @@ def view_fields(res, frame, nodes: dict) -> list[Field]:
                         cap))
     fields.append(field("deformation envelope, max over time [mm]", "%{meta}<br>%{intensity:.4g} mm",
                         lambda n: env[n].point_data["displacement_magnitude"] * MM))
+    if all("fatigue_damage" in env[n].point_data for n in nodes):
+        fields.append(damage_field({n: env[n].point_data["fatigue_damage"][ids] for n, ids in nodes.items()}))
     return fields
+
+
+DAMAGE_DECADES = 8  # the damage field's colours span this many decades below the largest damage
+
+
+def damage_field(damage: dict) -> Field:
+    """The fatigue damage per duty cycle (link -> values on the surface nodes) as log10, its colours over
+    :data:`DAMAGE_DECADES` decades below the largest (an undamaged node, 0, at the bottom); the hover gives the
+    damage and the life (1 / damage duty cycles)."""
+    top = max(float(v.max()) for v in damage.values())
+    if top <= 0:  # no node damaged: every life infinite
+        return Field("fatigue damage per duty cycle: none (every life infinite)",
+                     {n: np.zeros(len(v)) for n, v in damage.items()}, 1.0, "%{meta}<br>no fatigue damage")
+    floor = np.log10(top) - DAMAGE_DECADES
+    logs = {n: np.log10(np.maximum(v, 10.0 ** floor)) for n, v in damage.items()}
+    return Field("fatigue damage per duty cycle [log10]", logs, float(np.log10(top)),
+                 "%{meta}<br>damage per duty cycle 10^%{intensity:.3f}", cmin=floor)
 
 
 class PeakFrame(NamedTuple):
@@ -160,11 +180,11 @@ def robot_view(res, frame):
     buttons = [dict(label=f.label.split(" [")[0].split(",")[0], method="update",
                     args=[{"intensity": [typed(f.values[n]) for n in surfaces],
                            "hovertemplate": [f.hover_of(n) for n in surfaces]},
-                          {"coloraxis.cmax": f.cmax, "coloraxis.cmin": 0, "coloraxis.colorbar.title.text": f.label}])
+                          {"coloraxis.cmax": f.cmax, "coloraxis.cmin": f.cmin, "coloraxis.colorbar.title.text": f.label}])
                for f in fields]
     fig.update_layout(
         height=640, template="plotly_white", margin=dict(l=0, r=0, t=70, b=0),
-        coloraxis=dict(colorscale="Turbo", cmin=0, cmax=first.cmax,
+        coloraxis=dict(colorscale="Turbo", cmin=first.cmin, cmax=first.cmax,
                        colorbar=dict(title=dict(text=first.label, side="right"))),
         scene=dict(**true_scale([p for p, _ in placed]), camera=dict(eye=dict(x=-1.5, y=-1.5, z=1.0))),
         updatemenus=[dict(type="buttons", direction="right", x=0, y=1.0, xanchor="left", yanchor="bottom",

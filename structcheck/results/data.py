@@ -10,6 +10,8 @@ from ..checks.solution import LinkSolution
 from ..fe.linkbasis import LinkBasis
 from ..fe.regions import safety_factor as node_safety_factor
 from ..fe.response import frame_fields
+from .boundary import boundary_conditions
+from .hotspots import hot_spots, surface_distances
 from .schema import RunSummary
 
 
@@ -85,6 +87,8 @@ class LinkResult:
     fatigue: dict[str, Any] = field(default_factory=dict)  # summary entries (empty: fatigue did not run)
     fatigue_result: Any = None  # fatigue.LinkFatigue (governing history and cycles, for the plot)
     geometry_order: int = 1
+    hot_spots: list | None = None  # results.hotspots: the few most stressed places, each with its time and values
+    boundary_conditions: list | None = None  # results.boundary: the faces held and loaded, with their forces
 
 
 @dataclass(frozen=True)
@@ -143,13 +147,15 @@ def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:
 
 
 def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, frame_index: np.ndarray,
-                required_safety_factor: float, support_band_m: float, fatigue=None, duty=None) -> LinkResult:
+                required_safety_factor: float, support_band_m: float, fatigue=None, duty=None,
+                applied=None) -> LinkResult:
     """Everything the results say about one link: its peaks on the analysis grid ``t`` (n_t,), where they are
     (world axes from ``T_world_link`` (n_t, 4, 4), the link's placement), its safety factor and pass/fail against
     ``required_safety_factor``, the peak away from a band of ``support_band_m`` [m] around its support (where the
     clamp makes stresses singular), and its fields at the output frames ``frame_index``; with ``fatigue`` (a
     ``fatigue.LinkFatigue``) and the study's ``duty``, its fatigue entries and envelope fields, and a pass that
-    needs the design life too."""
+    needs the design life too. ``applied``: the link's loads with their columns (``LinkLoads``; default
+    ``sol.loads``, which the arm model's solution carries without them), for the faces and their forces."""
     part, resp, basis, mat = sol.part, sol.response, sol.basis, sol.part.material
     x_link = part.points[resp.node_max]
     x_world = _world(T_world_link[resp.i_time_max], x_link)
@@ -168,6 +174,7 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
     envelope = {"von_mises": vm_env, "equivalent_strain": vm_env / mat.E,
                 "displacement_magnitude": resp.deformation_envelope, "safety_factor": sf_env,
                 "von_mises_averaged": resp.vm_averaged_envelope_nodes}
+    bcs, envelope["joint_face"] = boundary_conditions(part, sol.loads if applied is None else applied, i_peak)
     if fatigue is not None:
         envelope.update(fatigue_damage=fatigue.damage_per_cycle, fatigue_life_cycles=fatigue.life_cycles)
     return LinkResult(
@@ -192,6 +199,9 @@ def link_result(sol: LinkSolution, T_world_link: np.ndarray, t: np.ndarray, fram
         points=part.points, cells=part.cells,
         frame_fields=ff, peak_fields=peak_fields, T_world_peak=T_world_link[i_peak],
         envelope=envelope,
+        hot_spots=hot_spots(part, sol.basis.S, np.hstack([sol.loads.coeff, sol.modal]), t, vm_env,
+                            surface_distances(part, [b["surface"] for b in bcs]), support_band_m),
+        boundary_conditions=bcs,
         history={"max_von_mises": resp.vm_history, "max_equivalent_strain": resp.vm_history / mat.E,
                  "max_deformation": resp.deformation_history,
                  "max_von_mises_averaged": resp.vm_averaged_history}, fatigue=fat, fatigue_result=fatigue)

@@ -107,6 +107,17 @@ class LinkSummary(_Entry):
         "Pa", "the per-link model's quasi-static peak", present_with="max_von_mises_link_model_pa")
     lowest_frequency_link_model_hz: float | None = entry("Hz", "the link clamped at its proximal joint",
                                                          present_with="max_von_mises_link_model_pa")
+    # the review's detail (results.hotspots, results.boundary; docs/peaks.md)
+    hot_spots: list | None = entry("-", "the most stressed places of the link, most stressed first, at least "
+                                        "max(10% of the link's box diagonal, support_band_m) apart: location_link_m "
+                                        "[m], time_s [s], von_mises_pa and von_mises_averaged_pa [Pa] at that node "
+                                        "and time, stress_discontinuity, nearest_joint_face, "
+                                        "distance_to_joint_face_m [m], at_joint_face (within support_band_m: "
+                                        "maybe a singularity of the support)", present_with="hot_spots")
+    boundary_conditions: list | None = entry("-", "the faces the link is held and loaded on: surface, role "
+                                                  "(support, interface, point, mass), centre_link_m [m], "
+                                                  "force_at_peak_n [N, link axes, at time_of_max_s], max_force_n "
+                                                  "[N]", present_with="hot_spots")
     extra: dict = field(default_factory=dict)
 
 
