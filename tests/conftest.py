@@ -131,20 +131,35 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
                        joints=read_csv(out / "joints.csv"))
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the group marks
+# The xdist groups that take longest (seconds of their tests' durations summed, measured by `python -m pytest -q -n 2
+# --junitxml=FILE` on the 2-core machine under other work, docs/speed.md): they start first and the short ones fill
+# in after them (longest first: the two workers finish together instead of one starting a long module late). Groups
+# not listed follow in collection order; refresh from a junitxml when a module grows long.
+LONG_GROUPS = {}
+
+
+def _group(item) -> str:
+    return str(item.get_closest_marker("xdist_group").args[0])
+
+
+@pytest.hookimpl(tryfirst=True)  # before the mark plugin deselects by `-m` and before xdist reads the group marks
 def pytest_collection_modifyitems(config, items):
-    """The tests of the paper-004 run (the suite's longest piece of work, a few minutes) go first and, under
-    ``--dist loadgroup`` (pyproject's addopts), to one xdist worker together: that worker starts the run at once
-    while the others take the rest, instead of a worker waiting on the run's lock late in the session."""
-    first = [it for it in items if "paper004_run" in getattr(it, "fixturenames", ())]
-    for it in first:
-        it.add_marker(pytest.mark.xdist_group("paper004_run"))
-    # every other test with the tests of its module: a module-scoped fixture (a study loaded, a mesh made, a run)
-    # is then made once, not once on each worker that gets one of its tests
+    """The tests of the paper-004 run (the suite's longest piece of work, the headline with the per-link model
+    beside: 2-3 min on 2 cores) are slow: CI's slow stage makes that run for its own tests (the thinner wall, the
+    headline on CAD parts) and they go with them, to one xdist worker together (``--dist loadgroup``, pyproject's
+    addopts). Every other test goes with the tests of its module: a module-scoped fixture (a study loaded, a mesh
+    made, a run) is then made once, not once on each worker that gets one of its tests. The groups start longest
+    first (LONG_GROUPS; pyproject's ``--no-loadscope-reorder`` keeps this order, where xdist would sort the groups
+    by their number of tests)."""
     for it in items:
-        if it.get_closest_marker("xdist_group") is None:
+        if "paper004_run" in getattr(it, "fixturenames", ()):
+            it.add_marker(pytest.mark.slow)
+            it.add_marker(pytest.mark.xdist_group("paper004_run"))
+        elif it.get_closest_marker("xdist_group") is None:
             it.add_marker(pytest.mark.xdist_group(it.nodeid.split("::")[0]))
-    items[:] = first + [it for it in items if it not in first]
+    # the paper-004 run's group first (in the slow stage), then the long groups, longest first; sorted() is stable
+    items[:] = sorted(items, key=lambda it: -(float("inf") if _group(it) == "paper004_run"
+                                              else LONG_GROUPS.get(_group(it), 0.0)))
 
 
 # the README's first-study block, as template_run runs it
