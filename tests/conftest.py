@@ -131,11 +131,16 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
                        joints=read_csv(out / "joints.csv"))
 
 
-# The xdist groups that take longest (seconds of their tests' durations summed, measured by `python -m pytest -q -n 2
-# --junitxml=FILE` on the 2-core machine under other work, docs/speed.md): they start first and the short ones fill
-# in after them (longest first: the two workers finish together instead of one starting a long module late). Groups
-# not listed follow in collection order; refresh from a junitxml when a module grows long.
-LONG_GROUPS = {}
+# The xdist groups that take longest, longest first (their tests' durations summed from `python -m pytest -q -n 2
+# --junitxml=FILE` on the loaded 2-core machine, 2026-11-28, docs/speed.md): they start first and the short groups
+# fill in after them, so the two workers finish together instead of one starting a long group late. Groups not
+# listed follow in collection order. Refresh from a junitxml when a module grows long.
+LONG_GROUPS = ("template", "tests/motion/test_properties_motion.py", "tests/study/test_pipeline.py",
+               "tests/adams/test_adams_roundtrip.py", "tests/study/test_mg400_study.py",
+               "tests/study/test_kr500_study.py", "tests/study/test_cli_run.py", "tests/study/test_initial_state.py",
+               "tests/cases/test_pose.py", "tests/fe/test_curved_study.py", "tests/study/test_paper004_mesh_dir.py",
+               "tests/rigid/test_forward.py", "tests/study/test_sweep.py", "tests/cad/test_import_assembly.py",
+               "tests/flex/test_arm_mechanism.py", "tests/study/test_pool.py", "tests/report/test_peak_instant.py")
 
 
 def _group(item) -> str:
@@ -158,8 +163,8 @@ def pytest_collection_modifyitems(config, items):
         elif it.get_closest_marker("xdist_group") is None:
             it.add_marker(pytest.mark.xdist_group(it.nodeid.split("::")[0]))
     # the paper-004 run's group first (in the slow stage), then the long groups, longest first; sorted() is stable
-    items[:] = sorted(items, key=lambda it: -(float("inf") if _group(it) == "paper004_run"
-                                              else LONG_GROUPS.get(_group(it), 0.0)))
+    rank = {g: k for k, g in enumerate(("paper004_run",) + LONG_GROUPS)}
+    items[:] = sorted(items, key=lambda it: rank.get(_group(it), len(rank)))
 
 
 # the README's first-study block, as template_run runs it
