@@ -144,7 +144,9 @@ LONG_GROUPS = ("template", "tests/motion/test_properties_motion.py", "tests/stud
 
 
 def _group(item) -> str:
-    return str(item.get_closest_marker("xdist_group").args[0])
+    """The name of ``item``'s xdist group (``xdist_group("name")`` or ``xdist_group(name="name")``)."""
+    mark = item.get_closest_marker("xdist_group")
+    return str(mark.kwargs.get("name", mark.args[0] if mark.args else ""))
 
 
 @pytest.hookimpl(tryfirst=True)  # before the mark plugin deselects by `-m` and before xdist reads the group marks
