@@ -131,20 +131,42 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
                        joints=read_csv(out / "joints.csv"))
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the group marks
+# The xdist groups that take longest, longest first (their tests' durations summed from `python -m pytest -q -n 2
+# --junitxml=FILE` on the loaded 2-core machine, 2026-11-28, docs/speed.md): they start first and the short groups
+# fill in after them, so the two workers finish together instead of one starting a long group late. Groups not
+# listed follow in collection order. Refresh from a junitxml when a module grows long.
+LONG_GROUPS = ("template", "tests/motion/test_properties_motion.py", "tests/study/test_pipeline.py",
+               "tests/adams/test_adams_roundtrip.py", "tests/study/test_mg400_study.py",
+               "tests/study/test_kr500_study.py", "tests/study/test_cli_run.py", "tests/study/test_initial_state.py",
+               "tests/cases/test_pose.py", "tests/fe/test_curved_study.py", "tests/study/test_paper004_mesh_dir.py",
+               "tests/rigid/test_forward.py", "tests/study/test_sweep.py", "tests/cad/test_import_assembly.py",
+               "tests/flex/test_arm_mechanism.py", "tests/study/test_pool.py", "tests/report/test_peak_instant.py")
+
+
+def _group(item) -> str:
+    """The name of ``item``'s xdist group (``xdist_group("name")`` or ``xdist_group(name="name")``)."""
+    mark = item.get_closest_marker("xdist_group")
+    return str(mark.kwargs.get("name", mark.args[0] if mark.args else ""))
+
+
+@pytest.hookimpl(tryfirst=True)  # before the mark plugin deselects by `-m` and before xdist reads the group marks
 def pytest_collection_modifyitems(config, items):
-    """The tests of the paper-004 run (the suite's longest piece of work, a few minutes) go first and, under
-    ``--dist loadgroup`` (pyproject's addopts), to one xdist worker together: that worker starts the run at once
-    while the others take the rest, instead of a worker waiting on the run's lock late in the session."""
-    first = [it for it in items if "paper004_run" in getattr(it, "fixturenames", ())]
-    for it in first:
-        it.add_marker(pytest.mark.xdist_group("paper004_run"))
-    # every other test with the tests of its module: a module-scoped fixture (a study loaded, a mesh made, a run)
-    # is then made once, not once on each worker that gets one of its tests
+    """The tests of the paper-004 run (the suite's longest piece of work, the headline with the per-link model
+    beside: 2-3 min on 2 cores) are slow: CI's slow stage makes that run for its own tests (the thinner wall, the
+    headline on CAD parts) and they go with them, to one xdist worker together (``--dist loadgroup``, pyproject's
+    addopts). Every other test goes with the tests of its module: a module-scoped fixture (a study loaded, a mesh
+    made, a run) is then made once, not once on each worker that gets one of its tests. The groups start longest
+    first (LONG_GROUPS; pyproject's ``--no-loadscope-reorder`` keeps this order, where xdist would sort the groups
+    by their number of tests)."""
     for it in items:
-        if it.get_closest_marker("xdist_group") is None:
+        if "paper004_run" in getattr(it, "fixturenames", ()):
+            it.add_marker(pytest.mark.slow)
+            it.add_marker(pytest.mark.xdist_group("paper004_run"))
+        elif it.get_closest_marker("xdist_group") is None:
             it.add_marker(pytest.mark.xdist_group(it.nodeid.split("::")[0]))
-    items[:] = first + [it for it in items if it not in first]
+    # the paper-004 run's group first (in the slow stage), then the long groups, longest first; sorted() is stable
+    rank = {g: k for k, g in enumerate(("paper004_run",) + LONG_GROUPS)}
+    items[:] = sorted(items, key=lambda it: rank.get(_group(it), len(rank)))
 
 
 # the README's first-study block, as template_run runs it
