@@ -39,6 +39,8 @@ def __getattr__(name):
         "PointForce": ("study", "PointForce"),
         "Payload": ("study", "Payload"),
         "Drive": ("drives.study", "Drive"),
+        "Case": ("cases.case", "Case"),
+        "CaseRole": ("cases.case", "CaseRole"),
         "run": ("study", "run"),
         "Fatigue": ("settings", "Fatigue"),
         "ArmSettings": ("settings", "ArmSettings"),

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
+from .cases.case import Case, check_cases, study_fields  # noqa: F401 (structcheck.study.Case)
 from .checks import LinkSolution, failures, run_warnings
 from .drives.study import Drive, drive_failures, study_drives, with_drive_stiffness
 from .errors import InputError, named_input, require_array, require_number
@@ -91,6 +92,10 @@ class Study:
     ``drives``: joint name -> :class:`~structcheck.drives.study.Drive` (reducer, output bearing, motor, brake from
     the drivetrain catalogue), checked over the motion and in the verdict; the reducer's stiffness goes into the
     arm model unless ``arm.joint_stiffness`` gives the joint's (docs/drivetrain.md).
+
+    ``cases``: named load cases (:class:`~structcheck.cases.case.Case`: duty or accidental, each a variant of this
+    study), run in one go and enveloped into one verdict (:mod:`structcheck.cases.multi`, docs/load_cases.md);
+    none: the study is its one case.
     """
 
     name: str
@@ -124,6 +129,7 @@ class Study:
     fatigue: Fatigue | None = None
     initial_state: InitialState = InitialState.REST
     drives: Mapping[str, Drive] = field(default_factory=dict)  # joint -> Drive (structcheck.drives.study)
+    cases: tuple[Case, ...] = ()
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -149,6 +155,7 @@ class Study:
                                   ("payloads", self.payloads, Payload)):
             if not all(isinstance(x, kind) for x in items):
                 raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
+        check_cases(self.cases, study_fields(self), self.fatigue is not None)
 
 
 # Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The parts check their own
@@ -349,14 +356,18 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's
     freed memory meanwhile
     (:func:`structcheck.pool.heap_reuse`)."""
+    from .cases.multi import run_cases
     from .pool import heap_reuse
 
-    with heap_reuse():
-        return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format,
-                    quick=quick, report=report)
+    options = dict(progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format, quick=quick,
+                   report=report)
+    with heap_reuse():  # several load cases: a CasesResult (its summary the envelope), each case's run as below
+        return run_cases(study, out, _run, prepare, **options) if study.cases else _run(study, out, **options)
 
 
-def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
+def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False,
+         reuse=None) -> RunResult:
+    """One run of ``study``; ``reuse``: the links' reductions from a cache (``cases.multi.ReductionCache``)."""
     if out is not None and write:
         prepare_output(out)
     if progress and RUN_HEADER.get():
@@ -372,7 +383,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     with clock("loads"):
         loads = link_loads(study, prep, rigid)
     model = structural_model(study)
-    reduced = model.reduce(study, prep, loads, clock, progress)
+    reduced = (reuse or _reduce)(model, study, prep, loads, clock, progress)
     return_free_memory()  # what the reductions freed (K, M, factors) goes back: the stages after are other threads
     with clock("refine"):
         rigid, loads, notes = refine(study, prep, reduced.bases, rigid, loads)
@@ -418,6 +429,10 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         drives=drives)
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
                    vtk_format=vtk_format, after_summary=(partial(_write_report, renders=not quick) if report else None))
+
+
+def _reduce(model, *args):
+    return model.reduce(*args)
 
 
 def _header(study: Study) -> None:

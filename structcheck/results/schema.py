@@ -30,6 +30,8 @@ from .inputs_schema import ENTRIES as INPUT_ENTRIES
 from .inputs_schema import InputsSummary
 from .drivetrain_schema import ENTRIES as DRIVE_ENTRIES
 from .drivetrain_schema import JointDriveSummary
+from .cases_schema import ENTRIES as CASE_ENTRIES
+from .cases_schema import CaseSummary
 
 SCHEMA_VERSION = 1  # summary.json layout version: raised when a field is renamed, removed or changes meaning
 
@@ -107,6 +109,11 @@ class LinkSummary(_Entry):
         "Pa", "the per-link model's quasi-static peak", present_with="max_von_mises_link_model_pa")
     lowest_frequency_link_model_hz: float | None = entry("Hz", "the link clamped at its proximal joint",
                                                          present_with="max_von_mises_link_model_pa")
+    # a study of several load cases: this entry is the governing case's, its fatigue the duty cases' together
+    governing_case: str | None = entry("-", "the load case of highest utilisation, whose entry this is",
+                                       present_with="governing_case")
+    utilisation: float | None = entry("", "that case's required safety factor / safety factor", present_with=
+                                      "governing_case")
     extra: dict = field(default_factory=dict)
 
 
@@ -124,6 +131,8 @@ class JointSummary(_Entry):
     time_of_max_torque_s: float | None = entry("s", "its time", present_with="max_abs_torque")
     undetermined_components: list | None = entry("-", "wrench components the rigid model leaves undetermined "
                                                       "(closed loops)", present_with="undetermined_components")
+    governing_case: dict | None = entry("-", "a study of several load cases: each peak above -> the case it comes "
+                                             "from", present_with="governing_case")
     extra: dict = field(default_factory=dict)
 
 
@@ -228,6 +237,8 @@ class RunSummary(_Entry):
     drivetrain: dict | None = entry("-", "joint name -> JointDriveSummary: each drive's checks, most utilised joint "
                                          "first (null: the study names no drives)")
     schema_version: int = entry("-", "summary.json layout version", default=SCHEMA_VERSION)
+    cases: dict | None = entry("-", "a study of several load cases: case name -> CaseSummary; the rest of the "
+                                    "summary is their envelope", present_with="cases")
     extra: dict = field(default_factory=dict)
 
     @property
@@ -240,7 +251,8 @@ class RunSummary(_Entry):
 # nested entries: field name -> (container kind, class); read_summary builds them from JSON
 NESTING[RunSummary] = {"analysis": (None, AnalysisSummary), "fatigue": (None, FatigueSummary),
                        "checks": (None, RunChecks), "links": (dict, LinkSummary), "joints": (dict, JointSummary),
-                       "inputs": (None, InputsSummary), "drivetrain": (dict, JointDriveSummary)}
+                       "inputs": (None, InputsSummary), "drivetrain": (dict, JointDriveSummary),
+                       "cases": (dict, CaseSummary)}
 
 
 def from_dict(cls, data: Mapping[str, Any]):
@@ -301,7 +313,7 @@ def markdown() -> str:
     for cls, where in ((RunSummary, "top level"), (AnalysisSummary, "analysis"), (FatigueSummary, "fatigue"),
                        (RunChecks, "checks"), (LinkSummary, "links.&lt;link&gt;"),
                        (JointSummary, "joints.&lt;joint&gt;"), *INPUT_ENTRIES,
-                       *DRIVE_ENTRIES):
+                       *DRIVE_ENTRIES, *CASE_ENTRIES):
         lines += [f"## {where} ({cls.__name__})", "", " ".join(cls.__doc__.split()), "",
                   "| field | type | unit | meaning |", "|---|---|---|---|"]
         hints = typing.get_type_hints(cls, {**vars(sys.modules[__name__]), **vars(sys.modules[cls.__module__])})
