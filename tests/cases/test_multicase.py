@@ -1,0 +1,210 @@
+"""Several load cases in one study (``Study.cases``), against independent references: the tiny cantilever of
+tests/fatigue/test_study_fatigue.py (a tip force alternating -F -> +F -> -F once per duty cycle, beam theory's
+bending stress sigma = F (L - x) z / I, EN 1993-1-9 detail category 71: N = 2e6 (71 MPa / dsigma)^3 above the
+knee) with two duty cases of different force and share and an accidental overload. The combined damage is
+checked against Basquin + Miner by hand (sum share_i / N_i), the envelope against the cases run separately, and
+a study of one case against the same study without cases."""
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from helpers import SMALL_H, SMALL_L, SMALL_STUDY, beam, write_small_study
+from structcheck.cases.case import Case
+from structcheck.cli import main
+from structcheck.errors import InputError
+from structcheck.script import load_study
+from structcheck.settings import Fatigue
+from structcheck.study import PointForce, run
+from structcheck.structural.link import LinkModel
+
+MPa = 1e6
+F_LIGHT, F_HEAVY, F_CRASH = 200.0, 300.0, 2000.0  # N
+SHARES = {"light": 0.7, "heavy": 0.3}
+
+
+def alternating(f):
+    """-f -> +f -> -f over the 1 s duty cycle (one full cycle of range 2 f)."""
+    return (PointForce("tip", f"STEP(time, 0, -{f}, 0.25, {f}) + STEP(time, 0.5, 0, 0.75, {-2 * f})", (0, 0, -1)),)
+
+
+def base_study(tmp_path):
+    """The per-link cantilever on a 20-element beam with EC3-71 fatigue, 100 cycles an hour, 1e4 cycles life."""
+    study = load_study(write_small_study(tmp_path))
+    part = beam(SMALL_L, SMALL_H, SMALL_H, 20, ends=("joint1", "tip"), n_side=2)
+    return dataclasses.replace(study, flexibility="link", parts={"beam": part}, point_forces=alternating(F_LIGHT),
+                               fatigue=Fatigue(details={"beam": "EC3-71"}, cycles_per_hour=100.0,
+                                               design_life_cycles=1e4))
+
+
+CASES = (Case("light", share=SHARES["light"]),
+         Case("heavy", share=SHARES["heavy"], changes={"point_forces": alternating(F_HEAVY)}),
+         Case("crash", role="accidental", required_safety_factor=1.0,
+              changes={"point_forces": (PointForce("tip", F_CRASH, (0, 0, -1)),), "t_end": 0.5}))
+
+
+@pytest.fixture(scope="module")
+def cases_run(tmp_path_factory):
+    """The three cases in one run (written), and each case's study run alone (not written)."""
+    tmp = tmp_path_factory.mktemp("multicase")
+    study = base_study(tmp)
+    alone = {"light": study, "heavy": dataclasses.replace(study, point_forces=alternating(F_HEAVY)),
+             "crash": dataclasses.replace(study, point_forces=(PointForce("tip", F_CRASH, (0, 0, -1)),), t_end=0.5,
+                                          fatigue=None, required_safety_factor=1.0)}
+    separate = {k: run(s, None, progress=False, write=False) for k, s in alone.items()}
+    out = tmp / "run"
+    result = run(dataclasses.replace(study, cases=CASES), out, progress=False, plots=False)
+    return result, separate, out
+
+
+def ec3_71_life(dsigma):
+    return 2e6 * (71 * MPa / dsigma) ** 3
+
+
+def test_combined_damage_is_miner_over_the_duty_cases_by_their_shares(cases_run):
+    import pyvista as pv
+
+    _, separate, out = cases_run
+    env = pv.read(out / "vtk" / "beam_envelope.vtu")
+    x, y, z = env.points.T
+    for xi in (0.05, 0.09, 0.15):  # mid-side nodes away from clamp and tip (0.3 % in stress there: see the
+        node = np.flatnonzero(np.isclose(x, xi) & np.isclose(z, SMALL_H / 2) & np.isclose(y, 0))[0]  # fatigue test)
+        by_hand = sum(SHARES[k] / ec3_71_life(2 * f * (SMALL_L - xi) * (SMALL_H / 2) / (SMALL_H ** 4 / 12))
+                      for k, f in (("light", F_LIGHT), ("heavy", F_HEAVY)))
+        assert env["fatigue_damage"][node] == pytest.approx(by_hand, rel=0.01)  # N ~ dsigma^-3: 1 % for 0.3 %
+        assert env["fatigue_life_cycles"][node] == pytest.approx(1 / by_hand, rel=0.01)
+    # and exactly the shares' sum of the cases' own damage fields, the accidental case left out
+    own = {k: separate[k].links["beam"].envelope["fatigue_damage"] for k in SHARES}
+    np.testing.assert_allclose(env["fatigue_damage"], sum(SHARES[k] * own[k] for k in SHARES), rtol=1e-12)
+    s = json.loads((out / "summary.json").read_text())["links"]["beam"]
+    total = sum(SHARES[k] * own[k] for k in SHARES)
+    assert s["fatigue_damage_per_cycle"] == pytest.approx(total.max(), rel=1e-12)
+    assert s["min_fatigue_life_cycles"] == pytest.approx(1 / total.max(), rel=1e-12)
+    assert s["min_fatigue_life_hours"] == pytest.approx(s["min_fatigue_life_cycles"] / 100.0, rel=1e-12)
+    # the factor given is the smaller case's own (a lower bound of the combined one)
+    assert s["fatigue_safety_factor"] == min(separate[k].summary.links["beam"].fatigue_safety_factor for k in SHARES)
+
+
+def test_envelope_is_the_max_of_the_cases_run_separately(cases_run):
+    import pyvista as pv
+
+    result, separate, out = cases_run
+    env = pv.read(out / "vtk" / "beam_envelope.vtu")
+    for field in ("von_mises", "equivalent_strain", "displacement_magnitude"):
+        np.testing.assert_array_equal(env[field], np.max([r.links["beam"].envelope[field]
+                                                          for r in separate.values()], axis=0))
+    np.testing.assert_array_equal(env["safety_factor"], np.min([r.links["beam"].envelope["safety_factor"]
+                                                                for r in separate.values()], axis=0))
+    # the crash (10x the light force, required 1.0) governs every node: its utilisation is the highest
+    assert set(env["governing_case"]) == {2.0}
+    s = result.summary
+    crash = separate["crash"].summary
+    assert s.links["beam"].governing_case == "crash"
+    assert s.links["beam"].max_von_mises_pa == crash.links["beam"].max_von_mises_pa
+    assert s.links["beam"].utilisation == pytest.approx(1.0 / crash.links["beam"].min_safety_factor, rel=1e-14)
+    assert s.max_von_mises_pa == max(r.summary.max_von_mises_pa for r in separate.values())
+    assert s.tool_point_deflection_m == max(r.summary.tool_point_deflection_m for r in separate.values())
+    # per joint: the largest over the cases, named
+    j = s.joints["joint1"]
+    assert j.max_reaction_moment_nm == max(r.summary.joints["joint1"].max_reaction_moment_nm
+                                           for r in separate.values())
+    assert j.governing_case["max_reaction_moment_nm"] == "crash"
+    # each case's own numbers in its section and its folder, equal to the case run alone
+    for name, r in separate.items():
+        assert s.cases[name].max_von_mises_pa == r.summary.max_von_mises_pa
+        own = json.loads((out / "cases" / name / "summary.json").read_text())
+        assert own["links"]["beam"]["max_von_mises_pa"] == r.summary.links["beam"].max_von_mises_pa
+    assert s.cases["crash"].links["beam"].governs and not s.cases["light"].links["beam"].governs
+
+
+def test_an_accidental_case_below_its_safety_factor_fails_naming_the_case(cases_run):
+    result, separate, _ = cases_run
+    s = result.summary
+    # 2000 N: sigma = F L (h/2) / I = 600 MPa at the root by beam theory against 250 MPa yield: SF < 1
+    assert separate["crash"].summary.links["beam"].min_safety_factor < 1.0
+    assert not s.passed and not s.cases["crash"].passed and s.cases["light"].passed and s.cases["heavy"].passed
+    assert len(s.failures) == 1 and s.failures[0].startswith("case 'crash' (accidental): link 'beam': safety factor")
+    assert "fatigue" not in s.failures[0]
+
+
+def test_a_study_of_one_case_gives_the_numbers_of_the_study(tmp_path):
+    study = base_study(tmp_path)
+    plain = run(study, None, progress=False, write=False).summary
+    one = run(dataclasses.replace(study, cases=(Case("duty"),)), None, progress=False, write=False).summary
+    for field in ("links", "joints"):
+        a, b = getattr(plain, field), getattr(one, field)
+        for name in a:
+            mine = b[name].to_dict()
+            mine.pop("governing_case")
+            mine.pop("utilisation", None)
+            assert mine == a[name].to_dict(), (field, name)
+    assert one.passed == plain.passed and one.fatigue.to_dict() == plain.fatigue.to_dict()
+    assert one.tool_point_deflection_m == plain.tool_point_deflection_m
+
+
+def test_the_links_are_reduced_once_for_every_case(tmp_path, monkeypatch):
+    calls = []
+    reduce = LinkModel.reduce
+    monkeypatch.setattr(LinkModel, "reduce", lambda self, *a: calls.append(1) or reduce(self, *a))
+    study = dataclasses.replace(base_study(tmp_path), fatigue=None, cases=(
+        Case("a"), Case("b", role="accidental", changes={"point_forces": alternating(F_HEAVY)})))
+    result = run(study, None, progress=False, write=False)
+    assert len(calls) == 1
+    alone = run(dataclasses.replace(study, cases=(), point_forces=alternating(F_HEAVY)), None, progress=False,
+                write=False)
+    assert result.cases["b"].summary.links["beam"].max_von_mises_pa == alone.summary.links["beam"].max_von_mises_pa
+
+
+@pytest.mark.parametrize("cases, match", [
+    ((Case("a", share=0.5), Case("b", share=0.4)), r"^cases: the duty cases' shares add up to 0.9, not 1"),
+    ((Case("a", share=0.5), Case("b")), r"^cases: the duty cases \['b'\] have no share"),
+    ((Case("a"), Case("a", role="accidental")), r"^cases: the names \['a'\] are given more than once"),
+    ((Case("a", changes={"fatigue": None}),), r"^case 'a': changes \['fatigue'\], which a case cannot set"),
+    ((Case("a", changes={"t_end": -1.0}),), r"^case 'a': t_end = -1.0: give a finite number > 0"),
+    ((Case("x", role="accidental"),), r"^cases: the study asks for fatigue but has no duty case"),
+])
+def test_bad_cases_are_refused_in_one_line(tmp_path, cases, match):
+    with pytest.raises(InputError, match=match) as err:
+        run(dataclasses.replace(base_study(tmp_path), cases=cases), None, progress=False, write=False)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(share=1.5), r"^case 'a': share = 1.5: give the case's fraction"),
+    (dict(share=0.0), r"^case 'a': share = 0.0: give a finite number > 0"),
+    (dict(role="accidental", share=0.5), r"^case 'a': share is for duty cases"),
+    (dict(required_safety_factor=1.2), r"^case 'a': required_safety_factor is for accidental cases"),
+    (dict(role="rare"), r"^case 'a': role = 'rare': choose one of \['duty', 'accidental'\]"),
+])
+def test_bad_case_fields_are_refused(kwargs, match):
+    with pytest.raises(InputError, match=match):
+        Case("a", **kwargs)
+
+
+CLI_CASES = '''
+import dataclasses
+from structcheck import Case
+study = dataclasses.replace(study, cases=(
+    Case("duty"),
+    Case("crash", role="accidental", required_safety_factor={sf}, changes={{"point_forces": (
+        PointForce("tip", 1000.0, (0, 0, -1)),)}}),{extra}))
+'''
+
+
+@pytest.mark.parametrize("sf, extra, code, says", [
+    (1.0, "", 1, "case 'crash' (accidental): link 'beam': safety factor"),  # 1000 N: 300 MPa by beam theory
+    (0.5, "", 0, "results written to"),
+    (1.0, ' Case("duty2", share=0.5)', 2, "failed: cases: the duty cases ['duty'] have no share"),
+])
+def test_command_line_exit_status(tmp_path, capsys, sf, extra, code, says):
+    script = tmp_path / "cases_study.py"
+    script.write_text(SMALL_STUDY + CLI_CASES.format(sf=sf, extra=extra))
+    out = tmp_path / "out"
+    assert main(["run", str(script), "--out", str(out), "--no-vtk", "--no-report", "--quiet"]) == code
+    text = capsys.readouterr()
+    assert says in text.out + text.err
+    if code == 2:
+        assert len(text.err.strip().splitlines()) == 1 and not out.exists()
+    else:
+        assert (out / "cases" / "crash" / "summary.json").is_file()
