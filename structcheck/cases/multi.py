@@ -40,13 +40,15 @@ from .case import CaseRole, case_study, share
 @dataclass(frozen=True)
 class CasesResult:
     """A run of several cases: ``summary`` their envelope (summary.json), ``cases`` case name -> its ``RunResult``,
-    ``notes`` every case's warnings, ``fields`` link -> its envelope fields over the cases (link frame)."""
+    ``notes`` every case's warnings, ``fields`` link -> its envelope fields over the cases (link frame);
+    ``paraview_files`` the ParaView file to open first, relative to the folder (the first case's robot)."""
 
     study_name: str
     summary: RunSummary
     cases: dict
     notes: tuple
     fields: dict
+    paraview_files: str = ""
 
 
 def _fingerprint(value) -> Any:
@@ -132,8 +134,9 @@ def run_cases(study, out, run_one: Callable, prepare: Callable, *, write: bool =
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     notes = tuple(n for r in runs for n in r.result.notes)
+    robot = "robot.pvd" if options.get("vtk_format") == "pvd" else "robot.vtkhdf"
     return CasesResult(study_name=study.name, summary=env.summary, cases={r.name: r.result for r in runs},
-                       notes=notes, fields=env.fields)
+                       notes=notes, fields=env.fields, paraview_files=f"cases/{runs[0].name}/{robot}")
 
 
 def _write(env, runs: list[CaseRun], folder: Path, *, vtk: bool, report: bool) -> None:

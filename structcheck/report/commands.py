@@ -22,7 +22,12 @@ def cmd_report(args) -> int:
     from .run_page import write_report
 
     s = read_summary(args.results)  # InputError (one line, exit 2) for a folder that is not a results folder
-    path = write_report(args.results, args.out, renders=not args.no_renders)
+    if s.cases:  # a study of several load cases: its load-case page (each case's own is in cases/<case>/)
+        from .cases_page import write_cases_report
+
+        path = write_cases_report(args.results, args.out)
+    else:
+        path = write_report(args.results, args.out, renders=not args.no_renders)
     print(f"{s.study or 'report'}: {'PASSED' if s.passed else 'FAILED'}; report written to {path}")
     return 0
 

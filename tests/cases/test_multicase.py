@@ -208,3 +208,47 @@ def test_command_line_exit_status(tmp_path, capsys, sf, extra, code, says):
         assert len(text.err.strip().splitlines()) == 1 and not out.exists()
     else:
         assert (out / "cases" / "crash" / "summary.json").is_file()
+
+
+def test_compare_sweep_and_report_read_the_cases(cases_run, tmp_path, capsys):
+    from html.parser import HTMLParser
+
+    from structcheck.results.compare import compare
+    from structcheck.results.schema import read_summary
+    from structcheck.results.sweep import cases_cell
+
+    result, _, out = cases_run
+    same = compare(str(out), str(out))
+    rows = {(d.link, d.metric): d for d in same.deltas}
+    assert rows[("beam [crash]", "utilisation")].change_pct == 0 and not same.regressions
+    assert ("beam [heavy]", "fatigue_damage_per_cycle") in rows and ("beam [crash]", "fatigue_damage_per_cycle") \
+        not in rows  # an accidental case has no fatigue
+    worse = json.loads((out / "summary.json").read_text())
+    worse["cases"]["heavy"]["links"]["beam"]["utilisation"] *= 1.1  # a case worsens, the envelope does not
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "summary.json").write_text(json.dumps(worse))
+    cmp = compare(str(out), str(tmp_path / "b"), 5.0)
+    assert [(d.link, d.metric) for d in cmp.regressions] == [("beam [heavy]", "utilisation")]
+    del worse["cases"]["crash"]
+    (tmp_path / "b" / "summary.json").write_text(json.dumps(worse))
+    with pytest.raises(InputError, match="different load cases"):
+        compare(str(out), str(tmp_path / "b"))
+    # sweep.csv's cell: each case's highest utilisation and verdict, in the study's order
+    s = read_summary(out)
+    u = {n: c.utilisation for n, c in s.cases.items()}
+    assert cases_cell(s) == f"light {u['light']:.3g} pass; heavy {u['heavy']:.3g} pass; crash {u['crash']:.3g} FAIL"
+    # structcheck report on the folder: the load-case page, the governing case marked in the matrix
+    assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) == 0
+    governs = []
+
+    class Cells(HTMLParser):
+        case = None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            self.case = a.get("data-case", self.case)
+            if tag == "td" and "data-governs" in a:
+                governs.append(self.case)
+
+    Cells().feed((tmp_path / "r.html").read_text())
+    assert governs == ["crash"]
