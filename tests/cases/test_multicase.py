@@ -156,6 +156,21 @@ def test_the_links_are_reduced_once_for_every_case(tmp_path, monkeypatch):
     assert result.cases["b"].summary.links["beam"].max_von_mises_pa == alone.summary.links["beam"].max_von_mises_pa
 
 
+def test_reused_arm_superelements_give_the_case_run_alone(tmp_path):
+    """The arm model (its superelements and clamped bases made once, for the first case) with elastic inertia: a
+    second case, another force step, gives the samples, peak and tool deflection of its study run alone, to the
+    bit."""
+    base = dataclasses.replace(load_study(write_small_study(tmp_path)), quasi_static=False, t_end=0.3,
+                               point_forces=(PointForce("tip", "STEP(time, 0.1, 0, 0.102, 100)", (0, 0, -1)),))
+    other = (PointForce("tip", "STEP(time, 0.1, 0, 0.101, 1000)", (0, 0, -1)),)
+    both = run(dataclasses.replace(base, cases=(Case("a"), Case("b", role="accidental", changes={
+        "point_forces": other}))), None, progress=False, write=False).cases["b"].summary
+    alone = run(dataclasses.replace(base, point_forces=other), None, progress=False, write=False).summary
+    assert both.flexibility == "arm" and both.analysis.n_time_samples == alone.analysis.n_time_samples
+    assert both.links["beam"].max_von_mises_pa == alone.links["beam"].max_von_mises_pa
+    assert both.tool_point_deflection_m == alone.tool_point_deflection_m
+
+
 @pytest.mark.parametrize("cases, match", [
     ((Case("a", share=0.5), Case("b", share=0.4)), r"^cases: the duty cases' shares add up to 0.9, not 1"),
     ((Case("a", share=0.5), Case("b")), r"^cases: the duty cases \['b'\] have no share"),
@@ -252,3 +267,32 @@ def test_compare_sweep_and_report_read_the_cases(cases_run, tmp_path, capsys):
 
     Cells().feed((tmp_path / "r.html").read_text())
     assert governs == ["crash"]
+
+
+def test_an_emergency_stop_as_an_accidental_case_stops_as_the_braked_bar_closed_form(tmp_path):
+    """The cantilever swinging about its horizontal joint (no gravity, no tip force), braked at t0 = 0.25 s with a
+    20 N m brake and no delay: it stops after I w0 / T_b with travel I w0^2 / (2 T_b) (I = m (L^2/3 + h^2/12), the
+    beam's inertia about the joint), and during the stop the joint carries the brake torque."""
+    from structcheck.cases.case import case_study
+    from structcheck.cases.stop import JointStop, StopSpec
+    from structcheck.cases.stopcase import stop_case
+    from structcheck.script import load_study
+
+    path = write_small_study(tmp_path)
+    study = load_study(path, tip_force_n=0.0, law="0.5*(1-COS(2*PI*time))")
+    T_b, t0 = 20.0, 0.25
+    case = stop_case("stop", StopSpec(0, {"joint1": JointStop(T_b)}), t0, required_safety_factor=1.0)
+    study = dataclasses.replace(study, cases=(Case("duty"), case))
+    m = 7850.0 * SMALL_L * SMALL_H ** 2  # structural steel
+    inertia, w0 = m * (SMALL_L ** 2 / 3 + SMALL_H ** 2 / 12), 0.5 * 2 * np.pi * np.sin(2 * np.pi * t0)
+    stopped = case_study(study, case)
+    law = stopped.motion["joint1"]
+    # to the stop simulator's default tolerances (its event location and integration)
+    assert stopped.t_end == pytest.approx(inertia * w0 / T_b, rel=1e-3)
+    assert law.value(stopped.t_end) - law.value(0.0) == pytest.approx(inertia * w0 ** 2 / (2 * T_b), rel=1e-3)
+    result = run(study, None, progress=False, write=False)
+    s = result.summary
+    assert s.cases["stop"].role == "accidental" and s.cases["stop"].t_end_s == stopped.t_end
+    torque = result.cases["stop"].summary.joints["joint1"].max_abs_torque
+    assert torque == pytest.approx(T_b, rel=1e-3)
+    assert s.joints["joint1"].governing_case["max_abs_torque"] == "stop"
