@@ -354,8 +354,8 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames); ``quick``: the study is a quick look
     (:mod:`structcheck.quick`), said in summary.json; ``report``: also the folder's report.html
     (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's
-    freed memory meanwhile
-    (:func:`structcheck.pool.heap_reuse`)."""
+    freed memory meanwhile (:func:`structcheck.pool.heap_reuse`). A study with ``cases`` returns their
+    ``cases.multi.CasesResult`` (its summary the envelope, each case's RunResult in ``cases``)."""
     from .cases.multi import run_cases
     from .pool import heap_reuse
 

@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -59,12 +59,11 @@ def _fingerprint(value) -> Any:
         return value
     if isinstance(value, np.ndarray):
         return ("array", value.shape, value.tobytes())
-    if isinstance(value, dict) or hasattr(value, "items"):
+    if isinstance(value, Mapping):
         return ("map", tuple(sorted((str(k), _fingerprint(v)) for k, v in value.items())))
     if isinstance(value, (list, tuple)):
         return ("seq", tuple(map(_fingerprint, value)))
-    if dataclasses.is_dataclass(value) and type(value).__module__.split(".")[-1] in ("settings", "user_loads",
-                                                                                      "study"):
+    if dataclasses.is_dataclass(value) and type(value).__module__.split(".")[-1] in ("settings", "user_loads"):
         return (type(value).__name__, tuple((f.name, _fingerprint(getattr(value, f.name)))
                                             for f in dataclasses.fields(value) if f.name != "magnitude"))
     return ("id", id(value))

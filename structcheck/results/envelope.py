@@ -230,7 +230,7 @@ def envelope(cases: list[CaseRun], study, inputs=None) -> Envelope:
                                       "rigid_body_equilibrium_rel_error", "loop_closure_residual")}),
         warnings=[f"case {c.name!r}: {w}" for c in cases for w in c.result.summary.warnings],
         timings_s={k: sum((c.result.summary.timings_s or {}).get(k, 0.0) for c in cases)
-                   for k in (first.timings_s or {})},
+                   for k in dict.fromkeys(k for c in cases for k in (c.result.summary.timings_s or {}))},
         inputs=inputs if inputs is not None else first.inputs,
         drivetrain=first.drivetrain if len(cases) == 1 else None,
         cases={c.name: case_summary(c, rows[c.name], failed[c.name], governing) for c in cases})
