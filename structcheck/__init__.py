@@ -42,6 +42,8 @@ def __getattr__(name):
         "Collision": ("cases.events", "Collision"),
         "PayloadRelease": ("cases.events", "PayloadRelease"),
         "PayloadPickup": ("cases.events", "PayloadPickup"),
+        "Case": ("cases.case", "Case"),
+        "CaseRole": ("cases.case", "CaseRole"),
         "run": ("study", "run"),
         "Fatigue": ("settings", "Fatigue"),
         "ArmSettings": ("settings", "ArmSettings"),

@@ -59,7 +59,7 @@ def _report(study, out, *, quiet: bool, vtk: bool, vtk_format: str = "hdf", quic
         print(quick_note(result.summary.study))
     for line in console_lines(result.notes or result.summary.warnings, str(Path(out) / "summary.json")):
         print(line)
-    robot_file = "robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd"
+    robot_file = getattr(result, "paraview_files", "") or ("robot.vtkhdf" if vtk_format == "hdf" else "robot.pvd")
     where = f"; open {Path(out) / robot_file} in ParaView" if vtk else ""
     print(f"results written to {out}{where}" + (f"; review page {Path(out) / 'report.html'}" if report else ""))
     return EXIT_OK if result.summary.passed else EXIT_FAIL

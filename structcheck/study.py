@@ -24,12 +24,13 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import loads as linkloads
+from .cases.case import Case, check_cases, study_fields  # noqa: F401 (structcheck.study.Case)
 from .checks import LinkSolution, failures, run_warnings
 from .drives.study import Drive, drive_failures, study_drives, with_drive_stiffness
 from .errors import InputError, named_input, require_array, require_number
 from .notes import Note
-from .fatigue.duty import Duty, study_duty, study_fatigue_settings
-from .fatigue.links import LinkFatigue, check_settings, link_fatigue
+from .fatigue.duty import Duty
+from .fatigue.study_inputs import fatigue_inputs, solution_fatigue
 from .fe import response as fe
 from .motion import TimeGrid, as_law, time_grid
 from .results import RunResult, link_result, prepare_output, write_results
@@ -99,6 +100,10 @@ class Study:
     ``events``: accidental events during the motion (:mod:`structcheck.cases.events`): a ``Collision`` (a
     half-sine force pulse at a point), a ``PayloadRelease`` or ``PayloadPickup`` (a payload's weight and inertia
     leave or load the arm at a given time) (docs/events.md).
+
+    ``cases``: named load cases (:class:`~structcheck.cases.case.Case`: duty or accidental, each a variant of this
+    study), run in one go and enveloped into one verdict (:mod:`structcheck.cases.multi`, docs/load_cases.md);
+    none: the study is its one case.
     """
 
     name: str
@@ -134,6 +139,7 @@ class Study:
     initial_state: InitialState = InitialState.REST
     drives: Mapping[str, Drive] = field(default_factory=dict)  # joint -> Drive (structcheck.drives.study)
     events: tuple = ()  # Collision, PayloadRelease, PayloadPickup (structcheck.cases.events)
+    cases: tuple[Case, ...] = ()
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and self.name.strip()):
@@ -160,6 +166,7 @@ class Study:
             if not all(isinstance(x, kind) for x in items):
                 raise InputError(f"{what} = {items!r}: give a tuple of {kind.__name__}(...)")
         check_events(self.events)
+        check_cases(self.cases, study_fields(self), self.fatigue is not None)
 
 
 # Study's numbers: field -> (unit, bounds for require_number); _OPTIONAL may be None. The parts check their own
@@ -257,29 +264,6 @@ def prepare(study: Study) -> Prepared:
                     fe_links=fe_links, duty=duty, fatigue=fatigue, events=events)
 
 
-def fatigue_inputs(study: Study, fe_links: tuple[str, ...]) -> tuple[Duty | None, dict]:
-    """The study's duty and, per FE link, its fatigue settings and S-N curves (checked before any FE work)."""
-    duty = study_duty(study)
-    if duty is None:
-        return None, {}
-    unknown = sorted(set(study.fatigue.details if study.fatigue else {}) - set(fe_links))
-    if unknown:
-        raise InputError(f"fatigue.details names links {unknown} that have no part; the FE links are {list(fe_links)}")
-    out = {}
-    for name in fe_links:
-        settings = study_fatigue_settings(study, duty, name)
-        out[name] = (settings, check_settings(settings, study.parts[name], name))
-    return duty, out
-
-
-def solution_fatigue(study: Study, prep: Prepared, sol: LinkSolution) -> LinkFatigue | None:
-    """A link's fatigue over one duty cycle (the analysis grid) from its solution, when the study asks for it
-    (else None)."""
-    if sol.name not in prep.fatigue:
-        return None
-    return link_fatigue(sol.part, sol.basis, sol.loads.coeff, sol.modal, *prep.fatigue[sol.name], link=sol.name)
-
-
 def rigid_stage(study: Study, prep: Prepared, t: np.ndarray) -> RigidStage:
     """Driven motion, point forces and the rigid-body dynamics on the samples ``t``: accelerations are
     right-sided at breakpoints, left-sided at the last sample."""
@@ -364,16 +348,20 @@ def run(study: Study, out: str | Path | None = None, *, progress: bool = True, w
     'hdf' (one VTKHDF time series per link) or 'pvd' (.pvd/.vtu frames); ``quick``: the study is a quick look
     (:mod:`structcheck.quick`), said in summary.json; ``report``: also the folder's report.html
     (:mod:`structcheck.report`; the command line writes it unless --no-report). Large arrays reuse the heap's
-    freed memory meanwhile
-    (:func:`structcheck.pool.heap_reuse`)."""
+    freed memory meanwhile (:func:`structcheck.pool.heap_reuse`). A study with ``cases`` returns their
+    ``cases.multi.CasesResult`` (its summary the envelope, each case's RunResult in ``cases``)."""
+    from .cases.multi import run_cases
     from .pool import heap_reuse
 
-    with heap_reuse():
-        return _run(study, out, progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format,
-                    quick=quick, report=report)
+    options = dict(progress=progress, write=write, vtk=vtk, plots=plots, vtk_format=vtk_format, quick=quick,
+                   report=report)
+    with heap_reuse():  # several load cases: a CasesResult (its summary the envelope), each case's run as below
+        return run_cases(study, out, _run, prepare, **options) if study.cases else _run(study, out, **options)
 
 
-def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False) -> RunResult:
+def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=False, report=False,
+         reuse=None) -> RunResult:
+    """One run of ``study``; ``reuse``: the links' reductions from a cache (``cases.multi.ReductionCache``)."""
     if out is not None and write:
         prepare_output(out)
     if progress and RUN_HEADER.get():
@@ -389,7 +377,7 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
     with clock("loads"):
         loads = link_loads(study, prep, rigid)
     model = structural_model(study)
-    reduced = model.reduce(study, prep, loads, clock, progress)
+    reduced = (reuse or _reduce)(model, study, prep, loads, clock, progress)
     return_free_memory()  # what the reductions freed (K, M, factors) goes back: the stages after are other threads
     with clock("refine"):
         rigid, loads, notes = refine(study, prep, reduced.bases, rigid, loads)
@@ -436,6 +424,10 @@ def _run(study: Study, out, *, progress, write, vtk, plots, vtk_format, quick=Fa
         drives=drives)
     return _finish(study, result, out if write else None, vtk=vtk, plots=plots, progress=progress,
                    vtk_format=vtk_format, after_summary=(partial(_write_report, renders=not quick) if report else None))
+
+
+def _reduce(model, *args):
+    return model.reduce(*args)
 
 
 def _header(study: Study) -> None:

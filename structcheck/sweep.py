@@ -478,7 +478,7 @@ def _row(folder: Path, params: dict, name: str, outcome: dict) -> dict:
     """A sweep.csv row: the parameters, status and error, and the metrics read from the variant's summary.json
     (empty for a failed variant)."""
     from .results import read_summary
-    from .results.sweep import METRICS
+    from .results.sweep import METRICS, cases_cell
 
     row = {**params, "variant": name, "status": outcome["status"], "verdict": None,
            **{m: None for m in METRICS}, "run_time_s": None, "error": outcome.get("error")}
@@ -494,6 +494,6 @@ def _row(folder: Path, params: dict, name: str, outcome: dict) -> dict:
     row.update(verdict="pass" if s.passed else "fail", max_von_mises_pa=s.max_von_mises_pa,
                min_safety_factor=min(sf) if sf else None, max_deformation_m=s.max_deformation_m,
                tool_point_deflection_m=s.tool_point_deflection_m,
-               mass_kg=sum(L.mass_kg for L in links),
+               mass_kg=sum(L.mass_kg for L in links), cases=cases_cell(s),
                run_time_s=timings.get("total", 0.0) + timings.get("write", 0.0))
     return row

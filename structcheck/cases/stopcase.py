@@ -19,7 +19,7 @@ from ..motion import as_law
 from ..settings import InitialState
 from .stop import StopResult
 
-__all__ = ["SampledLaw", "stop_study"]
+__all__ = ["SampledLaw", "stop_case", "stop_study"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,3 +96,27 @@ def stop_study(study, prep, stop: StopResult, name: str | None = None):
                    for pf, law in zip(study.point_forces, prep.force_laws))
     return replace(study, name=name or f"{study.name}-stop-at-{stop.t0:g}s", motion=motion,
                    t_end=float(t[-1]), point_forces=forces, initial_state=InitialState.MOVING)
+
+
+def stop_case(name: str, spec, t0: float, required_safety_factor: float | None = None, **case_fields):
+    """An emergency stop as an accidental load case of a study (``Study.cases``): the stop ``spec`` (a
+    :class:`~structcheck.cases.stop.StopSpec`) triggered at ``t0`` [s] of the study's motion, simulated from the
+    state there and run as :func:`stop_study`; ``required_safety_factor`` and the other ``Case`` fields are the
+    case's own."""
+    from functools import partial
+
+    from .case import Case, CaseRole
+
+    return Case(name, role=CaseRole.ACCIDENTAL, build=partial(_stopped, spec, float(t0)),
+                required_safety_factor=required_safety_factor, **case_fields)
+
+
+def _stopped(spec, t0: float, study):
+    """The study of ``spec`` triggered at ``t0`` of ``study`` (a Case's ``build``)."""
+    from ..study import prepare
+    from .stop import simulate_stop, state_at
+
+    prep = prepare(study)
+    q0, qd0, forces = state_at(study, prep, t0)
+    stop = simulate_stop(prep.chain, spec, q0, qd0, t0, study.gravity, forces, prep.payloads, loads=False)
+    return stop_study(study, prep, stop, name=study.name)

@@ -30,7 +30,12 @@ def cmd_report(args) -> int:
         from .pdf import chromium_path
 
         chromium_path()  # InputError before the page is written when there is no browser to print it
-    path = write_report(args.results, args.out, renders=not args.no_renders)
+    if s.cases:  # a study of several load cases: its load-case page (each case's own is in cases/<case>/)
+        from .cases_page import write_cases_report
+
+        path = write_cases_report(args.results, args.out)
+    else:
+        path = write_report(args.results, args.out, renders=not args.no_renders)
     print(f"{s.study or 'report'}: {'PASSED' if s.passed else 'FAILED'}; report written to {path}")
     if args.pdf is not None:
         from .pdf import write_pdf

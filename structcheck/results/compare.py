@@ -114,9 +114,36 @@ def compare(baseline: str, candidate: str, tolerance_pct: float = 1.0, allow_qui
                                  tolerance_pct))
     deltas.append(_delta("(robot)", "tool_point_deflection_m", "tool-point deflection", 1e3, "mm", +1,
                          sb.tool_point_deflection_m, sc.tool_point_deflection_m, tolerance_pct))
+    deltas += case_deltas(sb, sc, baseline, candidate, tolerance_pct)
     unrecorded = [f for f, s in ((baseline, sb), (candidate, sc)) if s.inputs is None]
     changes = [] if unrecorded else input_changes(sb.inputs, sc.inputs)
     return Comparison(deltas, bool(sb.passed), bool(sc.passed), tolerance_pct, changes, unrecorded)
+
+
+# a study of several load cases: each case's row of the load-case matrix, compared case by case
+CASE_METRICS = (
+    ("max_von_mises_pa", "max von Mises", 1e-6, "MPa", +1),
+    ("min_safety_factor", "min safety factor", 1.0, "", -1),
+    ("utilisation", "utilisation", 1.0, "", +1),
+    ("fatigue_damage_per_cycle", "fatigue damage/cycle", 1.0, "", +1),
+)
+
+
+def case_deltas(sb, sc, baseline: str, candidate: str, tol: float) -> list[Delta]:
+    """Per load case and link (``link [case]``), the case's own numbers (summary.json ``cases``), when both runs
+    have cases (the envelope's are the link rows); InputError when their cases differ."""
+    if not (sb.cases and sc.cases):
+        return []
+    if list(sb.cases) != list(sc.cases):
+        raise InputError(f"the two results have different load cases: {list(sb.cases)} in {baseline!r}, "
+                         f"{list(sc.cases)} in {candidate!r}; compare runs of the same cases")
+    out = []
+    for case, Cb in sb.cases.items():
+        for link, Lb in Cb.links.items():
+            Lc = sc.cases[case].links[link]
+            out += [_delta(f"{link} [{case}]", key, label, scale, unit, worse, getattr(Lb, key), getattr(Lc, key),
+                           tol) for key, label, scale, unit, worse in CASE_METRICS if Lb.has(key) or Lc.has(key)]
+    return out
 
 
 def input_changes(a, b) -> list[InputChange]:

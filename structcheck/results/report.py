@@ -1,6 +1,7 @@
 """The table printed at the end of a run, from its summary (same numbers as summary.json)."""
 from __future__ import annotations
 
+from .cases_table import case_lines
 from .schema import RunSummary
 
 MPA = 1e-6
@@ -34,6 +35,7 @@ def format_table(summary: RunSummary) -> str:
         lines.append("checks: " + ", ".join(f"{k} {v:.2e}" for k, v in summary.checks.to_dict().items()
                                             if isinstance(v, float)))
     lines.extend(fatigue_lines(summary))
+    lines.extend(case_lines(summary))  # a study of several load cases: its load-case matrix
     lines.append(f"required safety factor {summary.required_safety_factor}: "
                  f"{'PASSED' if summary.passed else 'FAILED'}")
     lines += [f"  fails: {f}" for f in summary.failures]

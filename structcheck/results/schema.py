@@ -30,6 +30,8 @@ from .inputs_schema import ENTRIES as INPUT_ENTRIES
 from .inputs_schema import InputsSummary
 from .drivetrain_schema import ENTRIES as DRIVE_ENTRIES
 from .drivetrain_schema import JointDriveSummary
+from .cases_schema import ENTRIES as CASE_ENTRIES
+from .cases_schema import CaseSummary
 
 SCHEMA_VERSION = 1  # summary.json layout version: raised when a field is renamed, removed or changes meaning
 
@@ -118,6 +120,11 @@ class LinkSummary(_Entry):
                                                   "(support, interface, point, mass), centre_link_m [m], "
                                                   "force_at_peak_n [N, link axes, at time_of_max_s], max_force_n "
                                                   "[N]", present_with="hot_spots")
+    # a study of several load cases: this entry is the governing case's, its fatigue the duty cases' together
+    governing_case: str | None = entry("-", "the load case of highest utilisation, whose entry this is",
+                                       present_with="governing_case")
+    utilisation: float | None = entry("", "that case's required safety factor / safety factor", present_with=
+                                      "governing_case")
     extra: dict = field(default_factory=dict)
 
 
@@ -148,6 +155,8 @@ class JointSummary(_Entry):
     max_axis_moment_nm: float | None = entry("N m", "largest |M . a|: torque about the axis (the actuator's, for "
                                                     "an actuated revolute joint)", present_with="max_axial_force_n")
     time_of_max_axis_moment_s: float | None = entry("s", "its time", present_with="max_axial_force_n")
+    governing_case: dict | None = entry("-", "a study of several load cases: each peak above -> the case it comes "
+                                             "from", present_with="governing_case")
     extra: dict = field(default_factory=dict)
 
 
@@ -252,6 +261,8 @@ class RunSummary(_Entry):
     drivetrain: dict | None = entry("-", "joint name -> JointDriveSummary: each drive's checks, most utilised joint "
                                          "first (null: the study names no drives)")
     schema_version: int = entry("-", "summary.json layout version", default=SCHEMA_VERSION)
+    cases: dict | None = entry("-", "a study of several load cases: case name -> CaseSummary; the rest of the "
+                                    "summary is their envelope", present_with="cases")
     extra: dict = field(default_factory=dict)
 
     @property
@@ -264,7 +275,8 @@ class RunSummary(_Entry):
 # nested entries: field name -> (container kind, class); read_summary builds them from JSON
 NESTING[RunSummary] = {"analysis": (None, AnalysisSummary), "fatigue": (None, FatigueSummary),
                        "checks": (None, RunChecks), "links": (dict, LinkSummary), "joints": (dict, JointSummary),
-                       "inputs": (None, InputsSummary), "drivetrain": (dict, JointDriveSummary)}
+                       "inputs": (None, InputsSummary), "drivetrain": (dict, JointDriveSummary),
+                       "cases": (dict, CaseSummary)}
 
 
 def from_dict(cls, data: Mapping[str, Any]):
@@ -325,7 +337,7 @@ def markdown() -> str:
     for cls, where in ((RunSummary, "top level"), (AnalysisSummary, "analysis"), (FatigueSummary, "fatigue"),
                        (RunChecks, "checks"), (LinkSummary, "links.&lt;link&gt;"),
                        (JointSummary, "joints.&lt;joint&gt;"), *INPUT_ENTRIES,
-                       *DRIVE_ENTRIES):
+                       *DRIVE_ENTRIES, *CASE_ENTRIES):
         lines += [f"## {where} ({cls.__name__})", "", " ".join(cls.__doc__.split()), "",
                   "| field | type | unit | meaning |", "|---|---|---|---|"]
         hints = typing.get_type_hints(cls, {**vars(sys.modules[__name__]), **vars(sys.modules[cls.__module__])})

@@ -1,5 +1,5 @@
 """The files of a parameter sweep (:mod:`structcheck.sweep`): ``sweep.csv``, one row per variant (the parameters,
-then :data:`COLUMNS`: status, verdict, metrics, run time, error), read back by :func:`read_sweep_csv`, and
+then :data:`COLUMNS`: status, verdict, metrics, run time, error, load cases), read back by :func:`read_sweep_csv`, and
 ``sweep.png``, each metric against each parameter.
 
 Imports nothing heavy at the top (matplotlib only in :func:`plot_sweep`)."""
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 METRICS = ("max_von_mises_pa", "min_safety_factor", "max_deformation_m", "tool_point_deflection_m", "mass_kg")
-COLUMNS = ("variant", "status", "verdict", *METRICS, "run_time_s", "error")
+COLUMNS = ("variant", "status", "verdict", *METRICS, "run_time_s", "error", "cases")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _INT = re.compile(r"[+-]?\d+")
 
@@ -26,6 +26,13 @@ def parse_value(text: str) -> int | float | str:
     if _NUMBER.fullmatch(text):
         return float(text)
     return text
+
+
+def cases_cell(summary) -> str | None:
+    """A variant's load cases in one sweep.csv cell, each case's highest utilisation and verdict (``light 0.424
+    pass; crash 1.39 FAIL``); None for a study without cases. Its metrics are the cases' envelope."""
+    return None if not summary.cases else "; ".join(
+        f"{n} {c.utilisation:.3g} {'pass' if c.passed else 'FAIL'}" for n, c in summary.cases.items())
 
 
 def write_sweep_csv(rows: list[dict], names: list[str], path: Path) -> Path:
