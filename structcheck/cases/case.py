@@ -102,15 +102,21 @@ def check_cases(cases, study_fields, has_fatigue: bool) -> None:
     if has_fatigue and not duty:
         raise InputError("cases: the study asks for fatigue but has no duty case; give a Case with role 'duty' "
                          "or fatigue=None")
+    check_duty_shares(duty, "cases")
+
+
+def check_duty_shares(duty: list, what: str) -> None:
+    """The duty cases' shares (objects with ``name`` and ``share``): one duty case may leave its share out (1);
+    several give each theirs, adding up to 1 within :data:`SHARE_TOLERANCE`. InputError naming ``what`` else."""
     if len(duty) == 1 and duty[0].share in (None, 1):
         return
     missing = [c.name for c in duty if c.share is None]
     if missing:
-        raise InputError(f"cases: the duty cases {missing} have no share; give each duty case its share of the "
+        raise InputError(f"{what}: the duty cases {missing} have no share; give each duty case its share of the "
                          f"duty cycles (the shares add up to 1)")
     total = sum(c.share for c in duty)
     if abs(total - 1.0) > SHARE_TOLERANCE:
-        raise InputError(f"cases: the duty cases' shares add up to {total:.10g}, not 1; give each its fraction "
+        raise InputError(f"{what}: the duty cases' shares add up to {total:.10g}, not 1; give each its fraction "
                          f"of the duty cycles")
 
 

@@ -29,10 +29,10 @@ event is given as that time t and the mean |n| over it, so that n t is the revol
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
 
 import numpy as np
 
+from ..cases.case import CaseRole, check_duty_shares
 from ..errors import InputError, require_number
 from .bearing import FS_NORMAL
 from .catalogue import Bearing, Brake, Motor, Reducer
@@ -40,17 +40,6 @@ from .duty import JointDuty
 from .reducer import MomentaryEvent, check_momentary
 from .result import CheckResult
 from .selection import drive_checks
-
-#: the duty cases' shares must add up to 1 within this (as Study.cases asks)
-SHARE_TOLERANCE = 1e-9
-
-
-class CaseRole(Enum):
-    """What a load case counts for in the drive checks (the values of ``Study.cases``' roles)."""
-
-    DUTY = "duty"
-    ACCIDENTAL = "accidental"
-
 
 @dataclass(frozen=True)
 class DriveCase:
@@ -98,15 +87,7 @@ def as_cases(cases) -> tuple[DriveCase, ...]:
     duty = [c for c in out if c.role is CaseRole.DUTY]
     if not duty:
         raise InputError("drive cases: no duty case; give at least one case with role 'duty'")
-    if len(duty) == 1 and duty[0].share in (None, 1):
-        return out
-    missing = [c.name for c in duty if c.share is None]
-    if missing:
-        raise InputError(f"drive cases: the duty cases {missing} have no share; give each its fraction of the duty "
-                         f"cycles (the shares add up to 1)")
-    total = sum(c.share for c in duty)
-    if abs(total - 1.0) > SHARE_TOLERANCE:
-        raise InputError(f"drive cases: the duty cases' shares add up to {total:.10g}, not 1")
+    check_duty_shares(duty, "drive cases")
     return out
 
 
