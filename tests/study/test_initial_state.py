@@ -104,7 +104,7 @@ CASES = {  # motion of the two joints, tool force: with and without a jump at t 
     "smooth start, force ramp at 0": ({"joint1": "STEP5(time, 0, 0, 0.3, 20d)"}, "STEP(time, 0, 0, 0.01, 150)"),
 }
 # The per-link model is held to the 0.1% on its default grid. The arm model, measured over delays of 13.7,
-# 123.4 and 371.1 ms on both cases (the test's own seeds pick one more): peaks, envelopes, deformation and
+# 123.4 and 371.1 ms on both cases (`python benchmarks/bench_delay.py [--max-step 2.5e-4]`): peaks, envelopes, deformation and
 # tool deflection within 0.20-0.22% on the default grid (12.5 ms; its own lower modes ring between the samples
 # there) and within 0.035% on a 0.25 ms grid, which the test uses and holds to the 0.1%. (Before the state
 # carried across frozen poses was turned with the links, 1-3% on the peaks and 8-16% on the envelopes: a spurious
