@@ -68,14 +68,19 @@ class ArmTransient:
 
 
 def frozen_segments(q: np.ndarray, max_joint_change: float) -> np.ndarray:
-    """Segment starts (n_seg + 1,) into samples of joint values q (n_t, n_dof): each segment runs from its start
-    while no joint differs from its value at the start by more than ``max_joint_change``; the last entry is
-    n_t - 1. One vectorized search per segment (no loop over samples)."""
+    """Segment starts (n_seg + 1,) into samples of joint values q (n_t, n_dof): the samples before the joints first
+    move (when more than one) are the first segment; then each segment runs from its start while no joint differs
+    from its value at the start by more than ``max_joint_change``; the last entry is n_t - 1. One vectorized
+    search per segment (no loop over samples)."""
     q = np.atleast_2d(np.asarray(q, float))
     if not max_joint_change > 0:
         raise InputError(f"max_joint_change must be > 0 (rad or m), got {max_joint_change}")
     n_t = len(q)
-    starts = [0]
+    # the arm standing still before it moves is a segment of its own: its pose is the start's whatever its length,
+    # and the motion's segments then fall where they fall when the same motion starts at t = 0 (delay invariance)
+    moved = np.flatnonzero(np.any(q != q[0], axis=1)) if q.shape[1] else np.zeros(0, int)
+    still = int(moved[0]) - 1 if len(moved) else 0
+    starts = [0, still] if still > 0 else [0]
     while n_t > 1:
         a = starts[-1]
         dev = np.abs(q[a + 1:] - q[a]).max(axis=1) if q.shape[1] else np.zeros(n_t - a - 1)
