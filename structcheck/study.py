@@ -59,9 +59,11 @@ class Study:
     damping of every mode; ``n_modes`` per link; ``quasi_static`` drops elastic inertia. ``tool_point`` names
     the robot point whose deflection is reported; ``payloads`` are rigid masses held at named points (their
     inertia enters the dynamics and the FE loads); ``payload_mass_kg`` is used only for the arm's lowest-mode
-    estimate when the payload is given as a force instead (paper 004: 196 N = 20 kg). The analysis grid holds the
-    output frames, every breakpoint of the laws, ``min_ramp_samples`` samples across every ramp, at most
-    ``max_step_s`` [s] between samples (default: a quarter of the frame spacing), and samples added wherever a
+    estimate when the payload is given as a force instead (paper 004: 196 N = 20 kg). The analysis grid holds
+    every breakpoint of the laws, ``min_ramp_samples`` samples across every ramp, equal steps of at most
+    ``max_step_s`` [s] between breakpoints (default: a quarter of the frame spacing over the time after the arm
+    first moves, so that the same study delayed gets the same samples, shifted; :func:`.motion.time_grid`), the
+    output frames (the samples nearest ``n_frames`` uniform times), and samples added wherever a
     link's modes ring after a fast load change (``analysis.ringing_samples``) unless ``ringing_samples`` is False
     (the arm model then needs no per-link clamped modes: a factorization and an eigen-solve fewer per link; a quick
     look goes without them). The ParaView files hold the ``n_frames`` frames and each link's peak instant, and with
