@@ -197,3 +197,13 @@ def test_one_case_is_the_run_alone_bit_for_bit(tmp_path):
     one = run(replace(study, cases=(Case("only"),)), progress=False, write=False).summary
     assert alone.drivetrain and one.drivetrain == alone.drivetrain  # every value, limit and note, to the bit
     assert one.failures == [f"case 'only' (duty): {f}" for f in alone.failures]
+
+
+def test_a_case_count_is_an_accidental_cases_own():
+    from structcheck.errors import InputError
+
+    with pytest.raises(InputError, match="case 'light': count is for accidental cases; a duty case has its share"):
+        Case("light", count=3)
+    with pytest.raises(InputError, match="case 'stop': count"):
+        Case("stop", role="accidental", count=-1)
+    assert Case("stop", role="accidental", count=10).count == 10
