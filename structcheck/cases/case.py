@@ -30,8 +30,9 @@ class CaseRole(str, Enum):
 
 
 #: Study fields a case may not change: the name and the cases are the study's, the duty (fatigue) is shared by
-#: the duty cases and not asked of the accidental ones, and an accidental case's safety factor is the Case's own
-FIXED_FIELDS = ("name", "cases", "fatigue", "required_safety_factor")
+#: the duty cases and not asked of the accidental ones, an accidental case's safety factor is the Case's own, and
+#: the drives are the robot's hardware, checked over every case together (structcheck.drives.envelope)
+FIXED_FIELDS = ("name", "cases", "fatigue", "required_safety_factor", "drives")
 #: shares of the duty cases must add up to 1 within this (they are fractions of the duty cycles)
 SHARE_TOLERANCE = 1e-9
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
