@@ -69,7 +69,7 @@ class DriveEnvelope:
 
     def failures(self) -> list[str]:
         """One line per failed check of the envelope's own (an average or the brake): the cases' are theirs."""
-        return [f"joint {j!r} drive: {c.line()} ({c.case or 'over the cases'})" for j, d in self.joints.items()
+        return [f"joint {j!r} drive: {c.line()} ({c.case or 'the most held over the cases'})" for j, d in self.joints.items()
                 for c in d.checks if c.passed is False and c.case not in self.cases]
 
     def case_failures(self, case: str) -> list[str]:
@@ -157,7 +157,7 @@ def drive_envelope(cases: Sequence[CaseDrives]) -> DriveEnvelope:
     joints = list(cases[0].drives)
     for c in cases[1:]:
         if list(c.drives) != joints or any(c.drives[j].drive != cases[0].drives[j].drive for j in joints):
-            raise InputError(f"case {c.name!r}: its drives differ from case {cases[0].name!r}'s; a load case "
+            raise InputError(f"case {c.name!r}: its drives differ from those of case {cases[0].name!r}; a load case "
                              f"cannot change the drives")
     env, own = {}, {c.name: {} for c in cases}
     duty = [c for c in cases if c.role is CaseRole.DUTY] or cases
