@@ -69,8 +69,8 @@ class DriveEnvelope:
 
     def failures(self) -> list[str]:
         """One line per failed check of the envelope's own (an average or the brake): the cases' are theirs."""
-        return [f"joint {j!r} drive: {c.line()} ({c.case or 'the most held over the cases'})" for j, d in self.joints.items()
-                for c in d.checks if c.passed is False and c.case not in self.cases]
+        return [f"joint {j!r} drive: {c.line()} ({c.case or 'the most held over the cases'})"
+                for j, d in self.joints.items() for c in d.checks if c.passed is False and c.case not in self.cases]
 
     def case_failures(self, case: str) -> list[str]:
         """One line per failed check of ``case``'s own section."""
