@@ -30,8 +30,9 @@ class CaseRole(str, Enum):
 
 
 #: Study fields a case may not change: the name and the cases are the study's, the duty (fatigue) is shared by
-#: the duty cases and not asked of the accidental ones, and an accidental case's safety factor is the Case's own
-FIXED_FIELDS = ("name", "cases", "fatigue", "required_safety_factor")
+#: the duty cases and not asked of the accidental ones, an accidental case's safety factor is the Case's own, and
+#: the drives are the robot's hardware, checked over every case together (structcheck.drives.envelope)
+FIXED_FIELDS = ("name", "cases", "fatigue", "required_safety_factor", "drives")
 #: shares of the duty cases must add up to 1 within this (they are fractions of the duty cycles)
 SHARE_TOLERANCE = 1e-9
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -46,7 +47,9 @@ class Case:
     itself. ``share`` [-]: a duty case's fraction of the duty cycles (None for the only duty case: 1).
     ``required_safety_factor`` [-]: an accidental case's, against the strength the study's checks use (yield; the
     tensile strength for a brittle material), None: the study's; ``required_tensile_safety_factor`` [-]: an
-    accidental case's against the material's tensile strength too (None: not checked)."""
+    accidental case's against the material's tensile strength too (None: not checked); ``count`` [-]: an accidental
+    case's expected number over the life, checked against the count a drive's reducer allows at its momentary peak
+    (None: not checked)."""
 
     name: str
     role: CaseRole = CaseRole.DUTY
@@ -55,6 +58,7 @@ class Case:
     share: float | None = None
     required_safety_factor: float | None = None
     required_tensile_safety_factor: float | None = None
+    count: float | None = None
 
     def __post_init__(self):
         if not (isinstance(self.name, str) and _NAME.match(self.name)):
@@ -69,12 +73,14 @@ class Case:
         for what, value, allowed, unit, bounds in (
                 ("share", self.share, duty, "", dict(above=0)),
                 ("required_safety_factor", self.required_safety_factor, not duty, "", dict(above=0)),
-                ("required_tensile_safety_factor", self.required_tensile_safety_factor, not duty, "", dict(above=0))):
+                ("required_tensile_safety_factor", self.required_tensile_safety_factor, not duty, "", dict(above=0)),
+                ("count", self.count, not duty, "", dict(at_least=0))):
             if value is None:
                 continue
             if not allowed:
                 raise InputError(f"case {self.name!r}: {what} is for {'accidental' if duty else 'duty'} cases; "
-                                 f"a {self.role.value} case " + ("takes the study's" if duty else "has no share"))
+                                 f"a {self.role.value} case " + ("has its share of the duty cycles" if what == "count"
+                                                                 else "takes the study's" if duty else "has no share"))
             require_number(f"case {self.name!r}: {what}", value, unit, **bounds)
         if self.share is not None and self.share > 1:
             raise InputError(f"case {self.name!r}: share = {self.share!r}: give the case's fraction of the duty "

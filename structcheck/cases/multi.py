@@ -121,7 +121,7 @@ def run_cases(study, out, run_one: Callable, prepare: Callable, *, write: bool =
             res = run_one(s, None if tmp is None else tmp / "cases" / c.name, reuse=cache, write=write,
                           progress=progress, report=report, vtk=vtk, **options)
             runs.append(CaseRun(c.name, c.role.value, share(c), s.required_safety_factor,
-                                c.required_tensile_safety_factor, _tensile(s), res))
+                                c.required_tensile_safety_factor, _tensile(s), res, c.count))
         env = envelope(runs, study, study_inputs(study, current_origin()))
         if tmp is not None:
             _write(env, runs, tmp, vtk=vtk, report=report)

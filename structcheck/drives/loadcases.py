@@ -153,10 +153,16 @@ def case_drive_checks(cases, reducer: Reducer, bearing: Bearing | None = None, m
                                  static_torque_nm=static_torque_nm, fw=fw, fs_required=fs_required,
                                  bearing_z_m=bearing_z_m, static_basis=static_basis)]
     for c in accidental:
-        event, how = momentary_event(c, reducer)
-        note = f"accidental case {c.name!r}: {how}" + ("" if c.count is not None else "; no count given")
-        out += [_noted(r, note) for r in check_momentary(reducer, event)]
+        out += accidental_checks(c, reducer)
     return out
+
+
+def accidental_checks(case: DriveCase, reducer: Reducer) -> list[CheckResult]:
+    """The accidental ``case`` against ``reducer``'s momentary peak torque and, when the case gives its count, the
+    count the entry's rule allows (:func:`momentary_event`); each check's note names the case."""
+    event, how = momentary_event(case, reducer)
+    note = f"accidental case {case.name!r}: {how}" + ("" if case.count is not None else "; no count given")
+    return [_noted(r, note) for r in check_momentary(reducer, event)]
 
 
 def _noted(result: CheckResult, text: str) -> CheckResult:

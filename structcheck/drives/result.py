@@ -14,7 +14,8 @@ class CheckResult:
     """A drivetrain check. ``value`` and ``limit`` in ``unit``; ``at_least``: the value must reach the limit (a life,
     a safety factor, an allowed count) rather than stay under it. ``utilisation`` = value / limit (limit / value
     when ``at_least``): <= 1 passes. ``passed`` None: not checked (``note`` says why). ``formula`` the equation
-    used, ``source`` where it comes from (document, page)."""
+    used, ``source`` where it comes from (document, page). ``case``: in a study of several load cases, the case
+    that governs the check (:mod:`structcheck.drives.envelope`); '' in a run of one."""
 
     check: str
     part: str
@@ -27,6 +28,7 @@ class CheckResult:
     source: str
     at_least: bool = False
     note: str = ""
+    case: str = ""
 
     @property
     def checked(self) -> bool:

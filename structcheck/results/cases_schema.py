@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .drivetrain_schema import JointDriveSummary
 from .entries import NESTING, _Entry, entry
 
 
@@ -45,8 +46,11 @@ class CaseSummary(_Entry):
     t_end_s: float = entry("s", "length of the case's motion")
     folder: str = entry("-", "its results folder, relative to this one")
     links: dict = entry("-", "link name -> CaseLinkSummary", default=None)
+    drivetrain: dict | None = entry("-", "a study with drives: joint -> JointDriveSummary of this case's own drive "
+                                         "checks (a duty case's peaks, an accidental case's momentary peak, count and "
+                                         "bearing static checks; docs/drivetrain.md)", present_with="drivetrain")
     extra: dict = field(default_factory=dict)
 
 
-NESTING[CaseSummary] = {"links": (dict, CaseLinkSummary)}
+NESTING[CaseSummary] = {"links": (dict, CaseLinkSummary), "drivetrain": (dict, JointDriveSummary)}
 ENTRIES = ((CaseSummary, "cases.&lt;case&gt;"), (CaseLinkSummary, "cases.&lt;case&gt;.links.&lt;link&gt;"))

@@ -25,6 +25,9 @@ class DriveCheckSummary(_Entry):
     formula: str = entry("-", "the equation used")
     source: str = entry("-", "where the formula and limit come from")
     note: str = entry("-", "why a check was not made, or a remark", default="")
+    case: str | None = entry("-", "a study of several load cases: the case that governs the check ('the duty cases "
+                                  "by their shares' for an average over them); absent in a run of one case and for "
+                                  "the brake (its note names the case that holds the most)", present_with="case")
     extra: dict = field(default_factory=dict)
 
 
@@ -70,7 +73,7 @@ def _finite(x):
 def _check(c) -> DriveCheckSummary:
     return DriveCheckSummary(check=c.check, part=c.part, value=_finite(c.value), limit=_finite(c.limit), unit=c.unit,
                              utilisation=_finite(c.utilisation), passed=c.passed, at_least=c.at_least,
-                             formula=c.formula, source=c.source, note=c.note)
+                             formula=c.formula, source=c.source, note=c.note, case=c.case or None)
 
 
 def drivetrain_summary(drives) -> dict | None:

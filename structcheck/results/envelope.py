@@ -13,6 +13,10 @@ link and joint, the duty cases' fatigue together, and the links' envelope fields
   lies between the cases' smallest and largest.
 - **Joints**: each peak (force, moment, torque) is the largest over the cases, its time from the case it comes
   from, named in ``governing_case``.
+- **Drives** (a study with several cases): each joint's checks over the cases, each naming the case that governs it
+  (:mod:`structcheck.drives.envelope`: averages over the duty cases by their shares, peaks over the duty cases,
+  accidental cases against the momentary peak); each case's own drive checks are its section's, and its run's
+  (which took the case as the whole duty) leave its failures. One case: its run's drive checks, unchanged.
 """
 from __future__ import annotations
 
@@ -22,6 +26,9 @@ from typing import Any
 import numpy as np
 
 from ..checks.verdict import failures as strength_failures
+from ..drives.envelope import CaseDrives, DriveEnvelope, drive_envelope
+from ..drives.study import drive_failures
+from .drivetrain_schema import drivetrain_summary
 from .cases_schema import CaseLinkSummary, CaseSummary
 from .schema import JointSummary, LinkSummary, RunChecks, RunSummary
 
@@ -34,7 +41,8 @@ FATIGUE_FIELDS = ("min_fatigue_life_cycles", "min_fatigue_life_hours", "fatigue_
 class CaseRun:
     """One case as run: ``name``, ``role`` ('duty' or 'accidental'), ``share`` of the duty cycles (0: accidental),
     its ``required_safety_factor`` and ``required_tensile_safety_factor`` (None: not checked), ``tensile_strength_pa``
-    link -> the link material's tensile strength [Pa] (None: unknown) and ``result`` its ``RunResult``."""
+    link -> the link material's tensile strength [Pa] (None: unknown), ``result`` its ``RunResult`` and ``count`` an
+    accidental case's expected number over the life (None: not given)."""
 
     name: str
     role: str
@@ -43,6 +51,7 @@ class CaseRun:
     required_tensile_safety_factor: float | None
     tensile_strength_pa: dict
     result: Any
+    count: float | None = None
 
 
 @dataclass(frozen=True)
@@ -76,14 +85,20 @@ def case_links(case: CaseRun) -> dict[str, CaseLinkSummary]:
     return out
 
 
-def case_failures(case: CaseRun, rows: dict[str, CaseLinkSummary]) -> list[str]:
-    """The case's failed checks but fatigue (judged over the duty cases together), with the tensile check."""
+def case_failures(case: CaseRun, rows: dict[str, CaseLinkSummary], drives: DriveEnvelope | None = None) -> list[str]:
+    """The case's failed checks but fatigue (judged over the duty cases together), with the tensile check; with
+    ``drives`` (several cases), its drive checks are its own section's, not its run's (which took the case as the
+    whole duty)."""
     res = case.result
     links = res.links
     fatigue_lines = set(strength_failures(links, case.required_safety_factor, None, None)) - set(
         strength_failures({n: replace(L, fatigue={}) for n, L in links.items()}, case.required_safety_factor, None,
                           None))
+    if drives is not None:
+        fatigue_lines |= set(drive_failures(res.drives))
     out = [f for f in res.summary.failures if f not in fatigue_lines]
+    if drives is not None:
+        out += drives.case_failures(case.name)
     for name, row in rows.items():
         if row.tensile_safety_factor is not None and not (
                 row.tensile_safety_factor >= case.required_tensile_safety_factor):
@@ -176,7 +191,16 @@ def link_entry(cases: list[CaseRun], rows: dict, link: str, duty) -> LinkSummary
                    passed=bool(strength and fat.get("fatigue_passed", True)))
 
 
-def case_summary(case: CaseRun, rows: dict[str, CaseLinkSummary], failed: list[str], governing: dict) -> CaseSummary:
+def case_drives(cases: list[CaseRun]) -> DriveEnvelope | None:
+    """The drives over ``cases`` (:mod:`structcheck.drives.envelope`); None for one case (its run's drive checks
+    are the study's, unchanged) or a study without drives."""
+    if len(cases) == 1 or not cases[0].result.drives:
+        return None
+    return drive_envelope([CaseDrives(c.name, c.role, c.share or None, c.count, c.result.drives) for c in cases])
+
+
+def case_summary(case: CaseRun, rows: dict[str, CaseLinkSummary], failed: list[str], governing: dict,
+                 drives: DriveEnvelope | None = None) -> CaseSummary:
     """The case's entry of ``cases``."""
     s = case.result.summary
     worst = max(rows, key=lambda n: rows[n].utilisation)
@@ -186,14 +210,16 @@ def case_summary(case: CaseRun, rows: dict[str, CaseLinkSummary], failed: list[s
         max_von_mises_pa=s.max_von_mises_pa, max_von_mises_link=s.max_von_mises_link, governing_link=worst,
         utilisation=rows[worst].utilisation, tool_point_deflection_m=s.tool_point_deflection_m,
         t_end_s=s.analysis.t_end_s, folder=f"cases/{case.name}",
-        links={n: replace(r, governs=governing[n] == case.name) for n, r in rows.items()})
+        links={n: replace(r, governs=governing[n] == case.name) for n, r in rows.items()},
+        drivetrain=None if drives is None else drivetrain_summary(drives.cases[case.name]))
 
 
 def envelope(cases: list[CaseRun], study, inputs=None) -> Envelope:
     """The envelope of ``cases`` (in the study's order) of ``study`` (its name, description, parameters, required
     safety factor): the summary (module doc) with ``inputs`` (the study's, with its cases) and the links' fields."""
     rows = {c.name: case_links(c) for c in cases}
-    failed = {c.name: case_failures(c, rows[c.name]) for c in cases}
+    drives = case_drives(cases)
+    failed = {c.name: case_failures(c, rows[c.name], drives) for c in cases}
     first = cases[0].result.summary
     duty = next((c.result.summary.fatigue for c in cases if c.share > 0 and c.result.summary.fatigue), None)
     links = {n: link_entry(cases, rows, n, duty) for n in first.links}
@@ -202,6 +228,7 @@ def envelope(cases: list[CaseRun], study, inputs=None) -> Envelope:
     fails += [f"link {n!r}: fatigue life {L.min_fatigue_life_cycles:.3g} cycles < the design life "
               f"{duty.design_life_cycles:.3g} (the duty cases {names} by their shares)"
               for n, L in links.items() if L.has("fatigue_passed") and L.fatigue_passed is False]
+    fails += [] if drives is None else drives.failures()
     governing = {n: L.governing_case for n, L in links.items()}
     tools = [c.result.summary for c in cases if c.result.summary.tool_point_deflection_m is not None]
     tool = max(tools, key=lambda s: s.tool_point_deflection_m) if tools else None
@@ -232,6 +259,6 @@ def envelope(cases: list[CaseRun], study, inputs=None) -> Envelope:
         timings_s={k: sum((c.result.summary.timings_s or {}).get(k, 0.0) for c in cases)
                    for k in dict.fromkeys(k for c in cases for k in (c.result.summary.timings_s or {}))},
         inputs=inputs if inputs is not None else first.inputs,
-        drivetrain=first.drivetrain if len(cases) == 1 else None,
-        cases={c.name: case_summary(c, rows[c.name], failed[c.name], governing) for c in cases})
+        drivetrain=first.drivetrain if drives is None else drivetrain_summary(drives.joints),
+        cases={c.name: case_summary(c, rows[c.name], failed[c.name], governing, drives) for c in cases})
     return Envelope(summary=summary, fields={n: link_fields(cases, n) for n in links})
