@@ -1,5 +1,5 @@
 """S-N curves: piecewise power laws ``N = N_a (S_a / S)^m`` with knees and a cut-off, and the fatigue data of
-the shipped materials and of the Eurocode welded detail categories, each with its source.
+the shipped materials, each with its source (the Eurocode welded detail categories: :mod:`.details`).
 
 Stresses in Pa, lives in cycles. Base-material curves are unnotched, fully reversed (R = -1) stress
 *amplitudes*; Eurocode detail categories are stress *ranges* that already contain the weld's residual
@@ -143,6 +143,7 @@ def material_sn_curve(material) -> SNCurve:
     """The unnotched, fully reversed (R = -1) S-N curve of a material: a library name (case-insensitive) or a
     :class:`structcheck.model.Material` with ``tensile_strength``, ``fatigue_strength`` and ``fatigue_cycles``."""
     from ..model.materials import MATERIALS, Material, get_material
+    from .details import EC3_CATEGORIES
 
     if not isinstance(material, Material):
         key = {k.lower(): k for k in MATERIALS}.get(str(material).lower())
@@ -161,45 +162,22 @@ def material_sn_curve(material) -> SNCurve:
                                    endurance=True, ultimate_strength=m.tensile_strength, source=m.fatigue_source)
 
 
-# ---------------------------------------------------------------------- Eurocode detail categories
-# EN 1993-1-9:2005, sec. 7.1 and Fig. 7.1: Delta sigma_C at N_C = 2e6, m = 3 to N_D = 5e6 (constant-amplitude
-# fatigue limit Delta sigma_D = (2/5)^(1/3) Delta sigma_C = 0.737 Delta sigma_C), m = 5 to the cut-off at
-# N_L = 1e8 (Delta sigma_L = (5/100)^(1/5) Delta sigma_D = 0.405 Delta sigma_C). Categories of Tables 8.1-8.10.
-EC3_CATEGORIES = {f"EC3-{c}": c for c in (160, 140, 125, 112, 100, 90, 80, 71, 63, 56, 50, 45, 40, 36)}
-# Eurocode 9 (EN 1999-1-3, aluminium) categories are not shipped: their category/slope pairs could not be checked
-# against the standard's tables in this work. Build one from the detail's row as an SNCurve(..., quantity="range").
-
-
-def detail_category(name: str) -> SNCurve:
-    """A Eurocode 3 (EN 1993-1-9, steel) welded/constructional detail category as a stress-*range* curve, e.g.
-    ``"EC3-71"``. Ranges include the weld's residual stresses: no mean-stress correction. Characteristic
-    values: the partial factors gamma_Ff, gamma_Mf are the caller's. Eurocode 9 (aluminium) categories are not
-    shipped (unverified): build an :class:`SNCurve` with ``quantity="range"`` from the detail's row of
-    EN 1999-1-3."""
-    key = str(name).upper()
-    if key in EC3_CATEGORIES:
-        c = EC3_CATEGORIES[key]
-        return SNCurve(key, c * MPa, 2e6, (3.0, 5.0), (5e6,), 1e8, "range", None,
-                       f"EN 1993-1-9:2005 sec. 7.1, Fig. 7.1: detail category {c} (Delta sigma_C = {c} MPa at "
-                       f"2e6 cycles, m = 3 to 5e6, m = 5 to the cut-off at 1e8)")
-    if key.startswith("EC9-"):
-        raise InputError(f"detail category {name!r}: Eurocode 9 (EN 1999-1-3) categories are not shipped (their "
-                         f"values could not be verified); build SNCurve(name, dsigma_C, 2e6, (m1, m2), (5e6,), 1e8, "
-                         f"'range') from the detail's row of the standard, or use one of {list(EC3_CATEGORIES)}")
-    raise InputError(f"unknown detail category {name!r}; valid categories are {list(EC3_CATEGORIES)}")
-
-
 def get_sn_curve(spec) -> SNCurve:
-    """An :class:`SNCurve` from an SNCurve, a detail-category name (``"EC3-..."``), a material
-    name or a :class:`structcheck.model.Material` (by its name)."""
+    """An :class:`SNCurve` from an SNCurve, a detail category (a name such as ``"EC3-71"`` or
+    ``"EC9-40-4.3-6.3"``, or a :class:`structcheck.fatigue.details.DetailCategory` with its partial factors), a
+    material name or a :class:`structcheck.model.Material` (by its name)."""
+    from .details import DetailCategory, DetailStandard, detail_category
+
     if isinstance(spec, SNCurve):
         return spec
+    if isinstance(spec, DetailCategory):
+        return spec.curve()
     if hasattr(spec, "fatigue_strength"):  # a Material: its own fatigue data (a user's file, a HAZ)
         return material_sn_curve(spec)
     name = getattr(spec, "name", spec)
     if not isinstance(name, str):
         raise InputError(f"expected an SNCurve, a material or a detail category name, got {spec!r}")
-    if name.upper().startswith(("EC3-", "EC9-")):
+    if DetailStandard.of(name) is not None:
         return detail_category(name)
     return material_sn_curve(name)
 
