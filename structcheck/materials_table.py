@@ -29,6 +29,18 @@ def format_materials(materials: dict, title: str) -> list[str]:
     return lines
 
 
+def detail_lines() -> list[str]:
+    """The weld detail categories a region or fatigue.details takes, one line per standard
+    (:class:`structcheck.fatigue.details.DetailStandard`), and how partial factors are given."""
+    from .fatigue.details import N_C, N_D, N_L, DetailStandard
+
+    head = (f"weld detail categories (stress ranges; dsigma_C at {N_C:.0e} cycles, slope m1 to the knee at "
+            f"{N_D:.0e}, m2 to the cut-off at {N_L:.0e}; docs/fatigue.md):")
+    rows = [f"  {s.value.form:<26} {s.value.document}: {s.value.describe()}" for s in DetailStandard]
+    return [head, *rows, "  characteristic curves; partial factors: detail_category(name, gamma_Ff, gamma_Mf) or "
+                         "DetailCategory(..., gamma_Ff=, gamma_Mf=) as Region(fatigue=...)"]
+
+
 def command(args) -> int:
     """Print the library, then the materials of ``--file`` (InputError, exit 2, for a bad file)."""
     from .model.materials import load_materials
@@ -39,6 +51,7 @@ def command(args) -> int:
         lines += [""] + format_materials(load_materials(args.file), f"materials of {str(Path(args.file))!r}:")
     lines.append("* brittle (max principal stress criterion): the strength shown is the tensile strength. "
                  "Sources: structcheck materials --sources, or docs/materials.md")
+    lines += [""] + detail_lines()
     if args.sources:
         mats = dict(MATERIALS) | (load_materials(args.file) if args.file else {})
         lines += [""] + [f"{n}: {m.source} | S-N: {m.fatigue_source or 'none'}" for n, m in mats.items()]

@@ -50,6 +50,9 @@ class _Steel:
     def label(self, dsigma_C: float, m1: float, m2: float) -> str:
         return f"EC3-{dsigma_C:g}"
 
+    def describe(self) -> str:
+        return f"steel: m1 = 3, m2 = 5; dsigma_C = {', '.join(str(v) for v in EC3_CATEGORIES.values())} MPa"
+
 
 class _Aluminium:
     """EN 1999-1-3: ``EC9-<dsigma_C>-<m1>-<m2>`` from the detail's row (none shipped: module docstring)."""
@@ -68,9 +71,15 @@ class _Aluminium:
     def label(self, dsigma_C: float, m1: float, m2: float) -> str:
         return f"EC9-{dsigma_C:g}-{m1:g}-{m2:g}"
 
+    def describe(self) -> str:
+        return ("aluminium: dsigma_C, m1 and m2 from the detail's row of the standard; no category shipped (its "
+                "tables could not be verified)")
+
 
 class DetailStandard(Enum):
-    """The standard a detail category belongs to, named by the category's prefix: one place that dispatches."""
+    """The standard a detail category belongs to, named by the category's prefix: one place that dispatches. Each
+    value has ``form`` (how a name is written), ``document`` (the clause), ``slopes(name, fields)`` ->
+    (dsigma_C, m1, m2), ``label`` and ``describe()``."""
 
     EC3 = _Steel()
     EC9 = _Aluminium()
