@@ -29,7 +29,7 @@ from ..model.materials import Material, get_material
 #: 0.48 x 276 would overstate the standard's 115 MPa). Other alloys: pass rho_o and rho_u from the standard's table.
 HAZ_STRENGTHS = {
     "6082-T6": (125.0, 185.0, "from EN 1999-1-1:2007 Table 3.2b, EN AW-6082 T6 extrusion t <= 5 mm (not verified "
-                              "against the text: the public transcription found stops before the 6082 rows)"),
+                              "against the text): the public transcription found stops before the 6082 rows"),
     "6061-T6": (115.0, 175.0, "checked: EN 1999-1-1 Table 3.2b as transcribed at https://dnaop.com/html/60238_7.html "
                               "(EN AW-6061 T6, EP/ET/ER/B/DT, t <= 20 mm: f_o 240, f_u 260, f_o,haz 115, f_u,haz 175, "
                               "rho_o,haz 0.48, rho_u,haz 0.67)")}
