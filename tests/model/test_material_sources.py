@@ -61,3 +61,27 @@ def test_the_table_is_typed_per_value_and_names_a_source_each():
     assert all(r["source"].startswith(("http", "paper 00")) and r["states"] for r in table)
     assert {r["material"] for r in table} >= {"6061-O", "6061-T6", "6082-T6", "7075-T6", "A356-T6", "EN-GJS-400-15",
                                               "S235", "S355", "42CrMo4-QT", "304", "316", "6061-T6 HAZ"}
+
+
+def test_structcheck_materials_sources_prints_each_values_source(capsys):
+    from structcheck.cli import main
+
+    assert main(["materials", "--sources"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    block = out[out.index(next(line for line in out if line.startswith("6061-T6: "))):][:9]
+    assert any(line.startswith("  yield_MPa: checked: ") and "glemco.com" in line for line in block)
+    assert any(line.startswith("  nu: from EN 1563") and NOT_VERIFIED in line for line in out)
+
+
+def test_a_users_sources_table_is_read_and_a_bad_key_refused_in_one_line(tmp_path):
+    from structcheck.errors import InputError
+    from structcheck.model.materials import load_materials
+
+    base = '["7075-T73"]\ndensity_kg_m3 = 2810\nE_GPa = 72\nnu = 0.33\nyield_MPa = 435\n["7075-T73".sources]\n'
+    f = tmp_path / "mine.toml"
+    f.write_text(base + 'yield_MPa = "supplier certificate 1234"\n')
+    assert load_materials(f)["7075-T73"].sources == (("yield_MPa", "supplier certificate 1234"),)
+    f.write_text(base + 'yeild_MPa = "typo"\n')
+    with pytest.raises(InputError) as err:
+        load_materials(f)
+    assert "sources for unknown key(s) ['yeild_MPa']" in str(err.value) and "\n" not in str(err.value)
