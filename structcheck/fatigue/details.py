@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..errors import InputError
-from .sn import MPa, SNCurve
+from .curve import MPa, SNCurve
 
 N_C, N_D, N_L = 2e6, 5e6, 1e8  # reference, knee (constant-amplitude fatigue limit), cut-off [cycles]
 #: EN 1993-1-9:2005 Tables 8.1-8.10: the detail categories dsigma_C [MPa]
