@@ -8,8 +8,6 @@ as S_e' = 0.5 S_ut) rather than a measured value, its ``source`` says so; ``docs
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..errors import InputError
 from .curve import QUANTITIES, MPa, SNCurve  # noqa: F401  (SNCurve's home until 2026-11: imported from here)
 from .details import EC3_CATEGORIES, DetailCategory, DetailStandard, detail_category
