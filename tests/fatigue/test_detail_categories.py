@@ -90,7 +90,7 @@ def test_a_welded_aluminium_study_failing_on_its_weld_category_exits_1_naming_re
 
     script = tmp_path / "welded_bar.py"
     script.write_text(WELDED_BAR)
-    assert main(["run", str(script), "--out", str(tmp_path / "out"), "--no-vtk", "--no-report", "--quiet"]) == 1
+    assert main(["run", str(script), "--out", str(tmp_path / "out"), "--no-vtk", "--quiet"]) == 1
     out = capsys.readouterr().out
     fail = [line for line in out.splitlines() if "fatigue life" in line and "< the design life" in line]
     assert len(fail) == 1 and "region 'weld_haz'" in fail[0] and "S-N curve EC9-40-4.3-6.3" in fail[0]
@@ -99,6 +99,9 @@ def test_a_welded_aluminium_study_failing_on_its_weld_category_exits_1_naming_re
     assert (beam["fatigue_region"], beam["fatigue_curve"], beam["fatigue_passed"]) == (
         "weld_haz", "EC9-40-4.3-6.3", False)
     assert 2e4 < beam["min_fatigue_life_cycles"] < 1e5 and beam["min_safety_factor"] > 1.5
+    # the report's fatigue detail shows the weld's curve like a steel category's: name, region, slopes, source
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "EC9-40-4.3-6.3 (ranges; region weld_haz)" in page and "EN 1999-1-3:2007 sec. 6.2.1" in page
 
 
 WELDED_BAR = '''

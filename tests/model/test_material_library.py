@@ -1,5 +1,7 @@
-"""The material library against its cited sources (numbers typed here from the standards' and handbooks' tables,
-not read from structcheck/model/data/materials.toml), its S-N curves and estimates, and a user's material file."""
+"""The material library's numbers as its cited standards and handbooks give them (typed here, not read from
+structcheck/model/data/materials.toml; which of them were checked against a public text, with the page:
+tests/data/material_sources.csv and tests/model/test_material_sources.py), its S-N curves and estimates, and a
+user's material file."""
 import numpy as np
 import pytest
 
