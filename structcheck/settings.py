@@ -101,7 +101,7 @@ class Fatigue:
     life, so no fatigue safety factor and no fatigue verdict; with one, a link whose shortest life is below it
     fails). ``method`` a :class:`FatigueMethod`; ``mean_stress_correction`` None (Goodman on material curves,
     none on detail categories), 'goodman', 'gerber', 'swt' or 'none'; ``surface_factor`` the Marin factors on
-    every material curve; ``details`` maps a link to a detail category ('EC3-71'), material name or
+    every material curve; ``details`` maps a link to a detail category ('EC3-71', 'EC9-40-4.3-6.3'), material or
     ``fatigue.SNCurve`` for the whole link, or to {surface or line name: category} for regions of it."""
 
     cycles_per_hour: float | None = None

@@ -26,8 +26,10 @@ def failures(links: Mapping[str, Any], required_safety_factor: float, tool_defle
                        f"({stress} stress up to {L.max_von_mises_pa * 1e-6:.4g} MPa at t = {L.time_of_max_s:.4g} s "
                        f"against {L.yield_strength_pa * 1e-6:.4g} MPa)")
         if L.fatigue.get("fatigue_passed") is False:
+            region = L.fatigue.get("fatigue_region")
+            where = f"region {region!r}, " if region else ""
             out.append(f"link {name!r}: fatigue life {L.fatigue['min_fatigue_life_cycles']:.3g} cycles < the design "
-                       f"life")
+                       f"life ({where}S-N curve {L.fatigue.get('fatigue_curve')})")
     if deflection_limit_m is not None and tool_deflection_m is not None and tool_deflection_m > deflection_limit_m:
         out.append(f"tool-point deflection {tool_deflection_m * 1e3:.4g} mm > limit {deflection_limit_m * 1e3:.4g} mm")
     return out

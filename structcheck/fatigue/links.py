@@ -79,7 +79,8 @@ class LinkFatigue:
     (inf: no damaging cycle) per mesh node; ``governing_node``: the node of least life (when nothing is damaged,
     the node of the smallest safety factor, None without a design life); ``safety_factor``: factor on the whole
     stress history (amplitudes and means) bringing the link's shortest life to the design life (None without
-    one; inf when no scale damages the link); ``curve``: the S-N curve at the governing node;
+    one; inf when no scale damages the link); ``curve``: the S-N curve at the governing node and ``region`` the
+    region (of ``Study.fatigue.details`` or a part's Region) that curve belongs to (None: the part's material);
     ``governing_history`` (n_t,) [Pa]: the counted quantity there (normal stress on ``governing_normal`` or the
     signed von Mises stress) and ``governing_cycles`` its rainflow cycles; ``n_points_counted``: element
     points whose 6-component history was formed (of ``n_points``)."""
@@ -94,6 +95,7 @@ class LinkFatigue:
     governing_cycles: Cycles | None
     n_points_counted: int
     n_points: int
+    region: str | None = None
 
     @property
     def min_life_cycles(self) -> float:
@@ -458,8 +460,8 @@ def link_fatigue(part, basis, coeff: np.ndarray, modal: np.ndarray, settings: Fa
     if gp is None:
         return LinkFatigue(node_damage, life_from_damage(node_damage), None, sf, None, None, None, None,
                            n_counted, len(point_node))
-    curve = list(curves.values())[point_group[gp]]
+    region, curve = list(curves.items())[point_group[gp]]
     ms = _mean_stress(settings.mean_stress, curve, link)
     h, normal, cycles = _governing_history(S, C, gp, n_e, curve, settings, ms, scale)
     return LinkFatigue(node_damage, life_from_damage(node_damage), int(point_node[gp]), sf, curve, h, normal,
-                       cycles, n_counted, len(point_node))
+                       cycles, n_counted, len(point_node), None if region in ("", "*") else region)

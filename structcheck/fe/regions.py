@@ -23,11 +23,16 @@ from ..errors import InputError, require_number
 from ..model.materials import Material, get_material
 
 #: EN 1999-1-1:2007 Table 3.2b (extruded profiles, MIG welds): the HAZ 0.2 % proof and tensile strengths
-#: f_o,haz, f_u,haz [MPa] of 6xxx T6 tempers: 6082-T6 (t <= 5 mm; f_o 250, f_u 290: rho_o,haz 0.50,
-#: rho_u,haz 0.64) and 6061-T6 (f_o 240, f_u 260: rho_o,haz 0.48, rho_u,haz 0.67). The absolute values are used
-#: (not rho x the library's strength: the library's 6061-T6 is the handbook's typical 276 MPa, and 0.48 x 276
-#: would overstate the standard's 115 MPa). Other alloys: pass rho_o and rho_u from the standard's table.
-HAZ_STRENGTHS = {"6082-T6": (125.0, 185.0), "6061-T6": (115.0, 175.0)}
+#: f_o,haz, f_u,haz [MPa] of 6xxx T6 tempers with where each was checked: 6082-T6 (t <= 5 mm; f_o 250, f_u 290:
+#: rho_o,haz 0.50, rho_u,haz 0.64) and 6061-T6 (f_o 240, f_u 260: rho_o,haz 0.48, rho_u,haz 0.67). The absolute
+#: values are used (not rho x the library's strength: the library's 6061-T6 is the handbook's typical 276 MPa, and
+#: 0.48 x 276 would overstate the standard's 115 MPa). Other alloys: pass rho_o and rho_u from the standard's table.
+HAZ_STRENGTHS = {
+    "6082-T6": (125.0, 185.0, "from EN 1999-1-1:2007 Table 3.2b, EN AW-6082 T6 extrusion t <= 5 mm (not verified "
+                              "against the text): the public transcription found stops before the 6082 rows"),
+    "6061-T6": (115.0, 175.0, "checked: EN 1999-1-1 Table 3.2b as transcribed at https://dnaop.com/html/60238_7.html "
+                              "(EN AW-6061 T6, EP/ET/ER/B/DT, t <= 20 mm: f_o 240, f_u 260, f_o,haz 115, f_u,haz 175, "
+                              "rho_o,haz 0.48, rho_u,haz 0.67)")}
 
 
 def haz_material(base, rho_o: float | None = None, rho_u: float | None = None) -> Material:
@@ -40,7 +45,8 @@ def haz_material(base, rho_o: float | None = None, rho_u: float | None = None) -
         if base.name not in HAZ_STRENGTHS:
             raise InputError(f"haz_material: no HAZ strengths for {base.name!r} (known: {sorted(HAZ_STRENGTHS)}); "
                              f"give rho_o and rho_u from EN 1999-1-1 Table 3.2")
-        f_o, f_u = (v * 1e6 for v in HAZ_STRENGTHS[base.name])
+        f_o, f_u, checked = HAZ_STRENGTHS[base.name]
+        f_o, f_u = f_o * 1e6, f_u * 1e6
         how = f"f_o,haz = {f_o / 1e6:g} MPa, f_u,haz = {f_u / 1e6:g} MPa (Table 3.2b)"
     else:
         for what, v in (("rho_o", rho_o), ("rho_u", rho_u)):
@@ -49,8 +55,11 @@ def haz_material(base, rho_o: float | None = None, rho_u: float | None = None) -
         f_o = base.strength * rho_o
         f_u = None if base.tensile_strength is None else base.tensile_strength * rho_u
         how = f"rho_o,haz = {rho_o:g}, rho_u,haz = {rho_u:g} (Table 3.2)"
-    return replace(base, name=f"{base.name} HAZ", strength=f_o, tensile_strength=f_u, fatigue_strength=None,
-                   fatigue_cycles=None, fatigue_source="",
+        checked = f"the caller's factors rho_o,haz = {rho_o:g}, rho_u,haz = {rho_u:g}"
+    kept = tuple((k, v) for k, v in base.sources if k in ("density_kg_m3", "E_GPa", "nu"))
+    return replace(base, name=f"{base.name} HAZ", strength=f_o, tensile_strength=f_u, elongation=None,
+                   fatigue_strength=None, fatigue_cycles=None, fatigue_source="",
+                   sources=(*kept, ("yield_MPa", checked), ("tensile_MPa", checked)),
                    source=f"{base.name} softened by welding, EN 1999-1-1 sec. 6.1.6.2: {how}")
 
 

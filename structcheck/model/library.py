@@ -17,6 +17,8 @@ One TOML table per material, units in the key names (docs/materials.md)::
     strength_MPa = 150
     cycles = 5e8
     source = "..."
+    ["7075-T73".sources]         # optional: where each value was checked, by its key (fatigue_strength_MPa,
+    yield_MPa = "..."            # fatigue_cycles for the fatigue table's); the shipped library has one per value
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ _KEYS = {"density_kg_m3": ("density", 0), "E_GPa": ("E", 9), "nu": ("nu", 0), "y
          "tensile_MPa": ("tensile_strength", 6), "elongation_pct": ("elongation", 0)}
 _REQUIRED = ("density_kg_m3", "E_GPa", "nu", "yield_MPa")
 _FATIGUE_KEYS = {"strength_MPa": ("fatigue_strength", 6), "cycles": ("fatigue_cycles", 0)}
+#: keys of a material's [name.sources] table: its values' keys, the fatigue table's prefixed with "fatigue_"
+SOURCE_KEYS = (*_KEYS, "criterion", *(f"fatigue_{k}" for k in _FATIGUE_KEYS))
 
 
 def _si(where: str, key: str, value, exponent: int):
@@ -46,7 +50,7 @@ def _si(where: str, key: str, value, exponent: int):
 
 
 def _fields(where: str, table: dict, keys: dict) -> dict:
-    unknown = sorted(set(table) - set(keys) - {"source", "criterion", "fatigue"})
+    unknown = sorted(set(table) - set(keys) - {"source", "criterion", "fatigue", "sources"})
     if unknown:
         raise InputError(f"{where}: unknown key(s) {unknown}; valid keys are {sorted(keys) + ['criterion', 'source']}")
     return {keys[k][0]: _si(where, k, v, keys[k][1]) for k, v in table.items() if k in keys}
@@ -68,12 +72,23 @@ def material_fields(name: str, table, where: str) -> dict:
             raise InputError(f"{at}: [\"{name}\".fatigue] needs strength_MPa and cycles (and a source)")
         kwargs |= _fields(f"{at}, fatigue", {k: v for k, v in fatigue.items() if k != "source"}, _FATIGUE_KEYS)
         kwargs["fatigue_source"] = str(fatigue.get("source", ""))
+    kwargs |= _value_sources(at, table.get("sources", {}))
     for text in ("source", "criterion"):
         if text in table:
             if not isinstance(table[text], str):
                 raise InputError(f"{at}: {text} = {table[text]!r}: give a string")
             kwargs[text] = table[text]
     return kwargs
+
+
+def _value_sources(at: str, sources) -> dict:
+    """{"sources": ((key, text), ...)} of a [name.sources] table (keys :data:`SOURCE_KEYS`), {} without one."""
+    if not isinstance(sources, dict) or not all(isinstance(v, str) for v in sources.values()):
+        raise InputError(f"{at}: sources must be a table of strings, one per value key (e.g. yield_MPa = \"...\")")
+    unknown = sorted(set(sources) - set(SOURCE_KEYS))
+    if unknown:
+        raise InputError(f"{at}: sources for unknown key(s) {unknown}; valid keys are {list(SOURCE_KEYS)}")
+    return {"sources": tuple((k, sources[k]) for k in SOURCE_KEYS if k in sources)} if sources else {}
 
 
 def parse_tables(text: str, where: str) -> dict[str, dict]:

@@ -21,7 +21,8 @@ class Material:
     tensile strength (max_principal). Optional: ``tensile_strength`` [Pa], ``elongation`` [%] (after fracture, A),
     and the unnotched fully reversed fatigue strength ``fatigue_strength`` [Pa] at ``fatigue_cycles`` (endurance
     limit or cut-off) with its ``fatigue_source`` (structcheck.fatigue.sn builds the S-N curve from them and
-    ``tensile_strength``)."""
+    ``tensile_strength``). ``sources``: ((key, text), ...) where each value was checked, by its key in the material
+    file (``yield_MPa``, ``fatigue_cycles``, ...), or labelled "not verified against the text"."""
 
     name: str
     density: float
@@ -35,6 +36,7 @@ class Material:
     fatigue_strength: float | None = None
     fatigue_cycles: float | None = None
     fatigue_source: str = ""
+    sources: tuple = ()
 
     def __post_init__(self):
         if self.criterion not in CRITERIA:

@@ -68,10 +68,13 @@ def correction_for(fatigue: Mapping, quantity: str) -> str:
 
 
 def governing_curve(summary: Mapping, link: str) -> tuple[str, dict] | None:
-    """(region, summary.json entry) of the S-N curve at ``link``'s governing node: the region whose curve is named
-    the link's ``fatigue_curve``; None when nothing was counted."""
-    name = summary["links"][link].get("fatigue_curve")
+    """(region, summary.json entry) of the S-N curve at ``link``'s governing node: the link's ``fatigue_region``
+    when the run recorded it, else the region whose curve is named the link's ``fatigue_curve``; None when nothing
+    was counted."""
+    name, region = summary["links"][link].get("fatigue_curve"), summary["links"][link].get("fatigue_region")
     curves = (((summary.get("inputs") or {}).get("parts") or {}).get(link) or {}).get("sn_curves") or {}
+    if region in curves and curves[region]["name"] == name:  # the run named the region (two may share a curve)
+        return region, curves[region]
     return next(((r, c) for r, c in curves.items() if c["name"] == name), None)
 
 

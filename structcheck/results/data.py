@@ -139,6 +139,7 @@ def fatigue_entries(fat, duty, points: np.ndarray) -> dict[str, Any]:
            "location_of_min_life_m": None if fat.governing_node is None else
            tuple(map(float, points[fat.governing_node])),
            "fatigue_curve": fat.curve.name if fat.curve is not None else None,
+           "fatigue_region": fat.region if fat.curve is not None else None,
            "fatigue_points_counted": fat.n_points_counted}
     if duty.design_life_cycles is not None:
         out["fatigue_safety_factor"] = fat.safety_factor

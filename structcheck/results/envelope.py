@@ -33,8 +33,8 @@ from .cases_schema import CaseLinkSummary, CaseSummary
 from .schema import JointSummary, LinkSummary, RunChecks, RunSummary
 
 FATIGUE_FIELDS = ("min_fatigue_life_cycles", "min_fatigue_life_hours", "fatigue_infinite_life",
-                  "fatigue_damage_per_cycle", "location_of_min_life_m", "fatigue_curve", "fatigue_points_counted",
-                  "fatigue_safety_factor", "fatigue_passed")
+                  "fatigue_damage_per_cycle", "location_of_min_life_m", "fatigue_curve", "fatigue_region",
+                  "fatigue_points_counted", "fatigue_safety_factor", "fatigue_passed")
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,7 @@ def combined_fatigue(cases: list[CaseRun], link: str, duty) -> dict | None:
            "location_of_min_life_m": tuple(map(float, counted[0].result.links[link].points[worst])) if d_max > 0
            else None,
            "fatigue_curve": dominant.get("fatigue_curve") if d_max > 0 else None,
+           "fatigue_region": dominant.get("fatigue_region") if d_max > 0 else None,
            "fatigue_points_counted": max(f["fatigue_points_counted"] for f in own)}
     if duty.design_life_cycles is not None:
         out["fatigue_safety_factor"] = min(factors) if factors else None

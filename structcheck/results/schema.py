@@ -95,6 +95,9 @@ class LinkSummary(_Entry):
                                                  present_with="fatigue_infinite_life")
     fatigue_curve: str | None = entry("-", "S-N curve used (null: no point was counted)",
                                       present_with="fatigue_infinite_life")
+    fatigue_region: str | None = entry("-", "region whose curve that is: a Region of the part or a surface of "
+                                            "fatigue.details (null: the part's material)",
+                                       present_with="fatigue_infinite_life")
     fatigue_points_counted: int | None = entry("-", "nodes whose histories were cycle-counted",
                                                present_with="fatigue_infinite_life")
     fatigue_safety_factor: float | None = entry("", "factor on the stress history that brings the shortest life "

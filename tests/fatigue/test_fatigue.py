@@ -137,7 +137,7 @@ def test_eurocode_3_detail_category_71():
 def test_detail_category_errors():
     with pytest.raises(InputError, match="EC3-71"):
         get_sn_curve("EC3-70")
-    with pytest.raises(InputError, match="not shipped"):  # EN 1999-1-3 values could not be verified
+    with pytest.raises(InputError, match="EC9-<dsigma_C>-<m1>-<m2>"):  # no EN 1999-1-3 row shipped: m2 is the user's
         get_sn_curve("EC9-25-4.3")
     S = uniaxial(np.sin(np.linspace(0, 2 * np.pi, 17)) * 50 * MPa)
     with pytest.raises(InputError, match="mean_stress='none'"):

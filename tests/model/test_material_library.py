@@ -1,5 +1,7 @@
-"""The material library against its cited sources (numbers typed here from the standards' and handbooks' tables,
-not read from structcheck/model/data/materials.toml), its S-N curves and estimates, and a user's material file."""
+"""The material library's numbers as its cited standards and handbooks give them (typed here, not read from
+structcheck/model/data/materials.toml; which of them were checked against a public text, with the page:
+tests/data/material_sources.csv and tests/model/test_material_sources.py), its S-N curves and estimates, and a
+user's material file."""
 import numpy as np
 import pytest
 
@@ -116,9 +118,16 @@ def test_structcheck_materials_lists_the_library_and_a_users_file(tmp_path, caps
     rows = {line.split()[0]: line.split() for line in out if line.split() and line.split()[0] in
             set(MATERIALS) | {"7075-T73"}}
     assert set(rows) == set(MATERIALS) | {"7075-T73"}
-    assert rows["S355"][1:7] == ["210", "0.3", "7850", "355", "470", "22"] and rows["S355"][7] == "estimated,"
-    assert rows["7075-T6"][7] == "published," and "ASM" in " ".join(rows["7075-T6"])
-    assert rows["7075-T73"][1:7] == ["72", "0.33", "2810", "435", "-", "-"] and rows["7075-T73"][7] == "none"
+    # columns: E, nu, rho, yield, UTS, A, values checked against a public text / values with a source, S-N curve
+    assert rows["S355"][1:8] == ["210", "0.3", "7850", "355", "470", "22", "6/8"] and rows["S355"][8] == "estimated,"
+    assert rows["7075-T6"][7:9] == ["7/8", "published,"] and "ASM" in " ".join(rows["7075-T6"])
+    assert rows["EN-GJS-400-15"][8:11] == ["published", "(not", "verified),"]  # EN 1563 Annex E: not checked
+    assert rows["7075-T73"][1:9] == ["72", "0.33", "2810", "435", "-", "-", "-", "none"]  # a file without sources
+    text = "\n".join(out)
+    # the weld detail categories beside the materials: steel EN 1993-1-9 and aluminium EN 1999-1-3
+    assert "EC3-<dsigma_C>" in text and "EN 1993-1-9" in text and "m1 = 3, m2 = 5" in text
+    assert "EC9-<dsigma_C>-<m1>-<m2>" in text and "EN 1999-1-3" in text and "no category shipped" in text
+    assert "gamma_Ff" in text and "gamma_Mf" in text
 
 
 def test_structcheck_materials_with_a_bad_file_exits_2_with_one_line(tmp_path, capsys):
