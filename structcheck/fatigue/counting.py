@@ -1,10 +1,10 @@
-"""Rainflow cycle counting (ASTM E1049-85 (2011), sec. 5.4.4): the ``rainflow`` package's three-point algorithm,
-on Python floats (the package is its reference in tests/fatigue/test_counting_exact.py)."""
+"""Rainflow cycle counting (ASTM E1049-85 (2011), sec. 5.4.4) through the ``rainflow`` package."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+import rainflow
 
 from ..errors import InputError
 
@@ -48,7 +48,7 @@ def turning_points(series: np.ndarray) -> np.ndarray:
 
 
 def rainflow_cycles(series, *, periodic: bool = True) -> Cycles:
-    """Rainflow-count a 1-D series (n_t,) with the ASTM E1049-85 three-point method (the ``rainflow`` package's).
+    """Rainflow-count a 1-D series (n_t,) with the ASTM E1049-85 three-point method (``rainflow`` package).
 
     ``periodic=True`` (the default, as :func:`.damage.fatigue_life` counts every history): the series is one
     period of a history repeated many times (a duty cycle): it is rotated to start at its sample of largest
@@ -71,92 +71,27 @@ def rainflow_cycles(series, *, periodic: bool = True) -> Cycles:
     if periodic and x.size:
         i0 = int(np.argmax(np.abs(x)))
         x = np.concatenate((x[i0:], x[:i0], x[i0:i0 + 1]))
-    rng, mean, count = _three_point(_reversals(_turning_points(x.tolist())))
-    if not rng:
+    rows = list(rainflow.extract_cycles(turning_points(x).tolist()))
+    if not rows:
         empty = np.zeros(0)
         return Cycles(empty, empty.copy(), empty.copy())
+    rng, mean, count = np.array([r[:3] for r in rows], float).T
     if periodic:
         rng, mean, count = _pair_half_cycles(rng, mean, count)
-    return Cycles(np.array(rng, float), np.array(mean, float), np.array(count, float))
+    return Cycles(rng, mean, count)
 
 
-# The counting itself on Python floats: a history's series is short (tens to thousands of samples) and counted
-# once per (node, plane) pair, where numpy's per-call overhead and the rainflow package's generators cost more than
-# the arithmetic. Each step below is the numpy or rainflow step it replaces, with the same float operations in the
-# same order, so the cycles are the same to the bit (tests/fatigue/test_counting_exact.py checks it against the
-# rainflow package).
-def _turning_points(x: list) -> list:
-    """:func:`turning_points` of a list of floats, as a list."""
-    if len(x) < 2:
-        return x
-    x = [x[0]] + [b for a, b in zip(x, x[1:]) if b - a != 0]
-    if len(x) < 3:
-        return x
-    out, d_last = [x[0]], x[1] - x[0]
-    for a, b in zip(x[1:-1], x[2:]):
-        d = b - a
-        if d_last * d < 0:
-            out.append(a)
-        d_last = d
-    out.append(x[-1])
-    return out
-
-
-def _reversals(x: list) -> list:
-    """The values ``rainflow.reversals`` yields for the series ``x`` (the first point, every point where the slope
-    changes sign, the last point when there are at least three)."""
-    if len(x) < 2:
-        return []
-    out, cur, d_last = [x[0]], x[1], x[1] - x[0]
-    for nxt in x[2:]:
-        if nxt == cur:
-            continue
-        d_next = nxt - cur
-        if d_last * d_next < 0:
-            out.append(cur)
-        cur, d_last = nxt, d_next
-    if len(x) > 2:
-        out.append(x[-1])
-    return out
-
-
-def _three_point(points: list) -> tuple[list, list, list]:
-    """``rainflow.extract_cycles`` of the reversals ``points``: ranges, means and counts in its order."""
-    rng, mean, count, stack = [], [], [], []
-    first = 0  # the stack is stack[first:] (rainflow's deque; a half cycle drops its first point)
-    for x in points:
-        stack.append(x)
-        while len(stack) - first >= 3:
-            x1, x2, x3 = stack[-3], stack[-2], stack[-1]
-            if abs(x3 - x2) < abs(x2 - x1):
-                break
-            rng.append(abs(x1 - x2))
-            mean.append(0.5 * (x1 + x2))
-            if len(stack) - first == 3:  # Y holds the starting point: a half cycle
-                count.append(0.5)
-                first += 1
-            else:  # a whole cycle: its two points leave the stack
-                count.append(1.0)
-                del stack[-3:-1]
-    for a, b in zip(stack[first:], stack[first + 1:]):
-        rng.append(abs(a - b))
-        mean.append(0.5 * (a + b))
-        count.append(0.5)
-    return rng, mean, count
-
-
-def _pair_half_cycles(rng: list, mean: list, count: list) -> tuple[list, list, list]:
+def _pair_half_cycles(rng, mean, count):
     """Merge half cycles of equal range and mean two by two into whole cycles (an odd one stays a half)."""
-    half = sorted((i for i, c in enumerate(count) if c == 0.5), key=lambda i: (rng[i], mean[i]))  # stable
-    merged = set()
+    half = np.flatnonzero(count == 0.5)
+    half = half[np.lexsort((mean[half], rng[half]))]
+    merged = np.zeros(len(rng), bool)
     i = 0
     while i + 1 < len(half):
         a, b = half[i], half[i + 1]
         if rng[a] == rng[b] and mean[a] == mean[b]:
-            count[a] = 1.0
-            merged.add(b)
+            count[a], merged[b] = 1.0, True
             i += 2
         else:
             i += 1
-    keep = [k for k in range(len(rng)) if k not in merged]
-    return [rng[k] for k in keep], [mean[k] for k in keep], [count[k] for k in keep]
+    return rng[~merged], mean[~merged], count[~merged]
