@@ -132,15 +132,20 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
 
 
 # The xdist groups that take longest, longest first (their tests' durations summed from `python -m pytest -q -n 2
-# --junitxml=FILE` on the loaded 2-core machine, 2026-11-28, docs/speed.md): they start first and the short groups
-# fill in after them, so the two workers finish together instead of one starting a long group late. Groups not
-# listed follow in collection order. Refresh from a junitxml when a module grows long.
-LONG_GROUPS = ("template", "tests/motion/test_properties_motion.py", "tests/study/test_pipeline.py",
-               "tests/adams/test_adams_roundtrip.py", "tests/study/test_mg400_study.py",
-               "tests/study/test_kr500_study.py", "tests/study/test_cli_run.py", "tests/study/test_initial_state.py",
-               "tests/cases/test_pose.py", "tests/fe/test_curved_study.py", "tests/study/test_paper004_mesh_dir.py",
-               "tests/rigid/test_forward.py", "tests/study/test_sweep.py", "tests/cad/test_import_assembly.py",
-               "tests/flex/test_arm_mechanism.py", "tests/study/test_pool.py", "tests/report/test_peak_instant.py")
+# --junitxml=FILE` on the loaded 2-core machine, 2026-11-28, branch suitespeed2, less the tests that branch moved or
+# shortened; docs/speed.md): they start first and the short groups fill in after them, so the two workers finish
+# together instead of one starting a long group late. Groups not listed (each under 25 s there, about 10 s on CI)
+# follow in collection order. Refresh from a junitxml when a module grows long.
+LONG_GROUPS = ("tests/study/test_sweep.py", "tests/study/test_initial_state.py", "template",
+               "tests/report/test_peak_instant.py", "tests/rigid/test_forward.py",
+               "tests/adams/test_adams_roundtrip.py", "tests/study/test_events.py", "tests/fatigue/test_fatigue.py",
+               "tests/cases/test_multicase.py", "tests/fe/test_curved_study.py", "tests/study/test_pipeline.py",
+               "tests/cases/test_pose.py", "tests/flex/test_arm_study.py", "tests/drives/test_study_drives.py",
+               "tests/fe/test_verify.py", "tests/report/test_review_sections.py", "tests/study/test_mg400_study.py",
+               "tests/study/test_cli_run.py", "tests/study/test_kr500_study.py", "tests/flex/test_superelement.py",
+               "tests/report/test_review_detail.py", "tests/fe/test_averaged_peaks.py",
+               "tests/study/test_pr1300_study.py", "tests/report/test_report_run.py",
+               "tests/report/test_report_compare_sweep.py", "tests/flex/test_arm_mechanism.py")
 
 
 def _group(item) -> str:

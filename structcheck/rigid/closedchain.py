@@ -47,6 +47,7 @@ import numpy as np
 from . import dynamics
 from ..errors import InputError
 from ..model.robot import Robot
+from ..spatial import cross
 from .dynamics import Dynamics, Inertials, inverse_dynamics
 from .kinematics import LinkKinematics
 from .loops import (ClosedChainMotion, LoopPlan, LoopResiduals, closed_chain_motion, constraint_jacobian, cut_frames,
@@ -255,7 +256,7 @@ def _cut_effect(plan: LoopPlan, T, lam):
             arm = (pB - p[:, ch])[:, None, :]
             s = -plan.sgn[jk, c]  # the joint supplies minus the cut load on its subtree
             W[:, :, jk, :3] += s * np.einsum("tji,tkj->tki", R[:, ch], fw)
-            W[:, :, jk, 3:] += s * np.einsum("tji,tkj->tki", R[:, ch], mw + np.cross(arm, fw))
+            W[:, :, jk, 3:] += s * np.einsum("tji,tkj->tki", R[:, ch], mw + cross(arm, fw))
     return W
 
 
@@ -359,9 +360,9 @@ def link_equilibrium(chain: ClosedChain, dyn: ClosedChainDynamics, gravity=(0.0,
     for k, (a, b, at) in enumerate(ends):
         f, m = Wd[:, k, :3], Wd[:, k, 3:]
         F[:, b] += f
-        N[:, b] += m + np.cross(at - p[:, b], f)
+        N[:, b] += m + cross(at - p[:, b], f)
         F[:, a] -= f
-        N[:, a] -= m + np.cross(at - p[:, a], f)
+        N[:, a] -= m + cross(at - p[:, a], f)
         mag = np.linalg.norm(f, axis=1) + np.linalg.norm(m, axis=1) / plan.size
         scale[:, a] = np.maximum(scale[:, a], mag)
         scale[:, b] = np.maximum(scale[:, b], mag)

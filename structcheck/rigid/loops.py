@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..model.robot import as_samples
-from ..spatial import perpendicular_basis, vee
+from ..spatial import cross, perpendicular_basis, vee
 from .kinematics import LinkKinematics, joint_transforms, link_kinematics
 
 if TYPE_CHECKING:
@@ -194,7 +194,7 @@ def _phi_parts(plan, T):
         rel_p = np.einsum("tji,tj->ti", RA, pB - pA)
         R_rel = np.einsum("tji,tjk->tik", RA, RB)
         if cj.type == "revolute":
-            rot = np.cross(cj.axis, R_rel @ cj.axis)
+            rot = cross(cj.axis, R_rel @ cj.axis)
         elif cj.type == "prismatic":
             rot = vee(R_rel)
         else:
@@ -224,7 +224,7 @@ def constraint_jacobian(plan: LoopPlan, T) -> np.ndarray:
             if j.type == "prismatic":
                 v, w = z, np.zeros_like(z)
             else:
-                v, w = np.cross(z, pB - o), z
+                v, w = cross(z, pB - o), z
             s = plan.sgn[k, c] * mult
             r0, Pt, Pr = plan.row0[c], plan.Pt[c], plan.Pr[c]
             G[:, r0:r0 + len(Pt), colk] += s * np.einsum("tji,tj->ti", RA, v) @ Pt.T
@@ -253,14 +253,14 @@ def _relative_motion(plan, kin: LinkKinematics):
     out = []
     for (ia, ib), (RA, _, _, pB) in zip(plan.cut_links, cut_frames(plan, T)):
         rA, rB = pB - p[:, ia], pB - p[:, ib]
-        vA = v[:, ia] + np.cross(w[:, ia], rA)
-        vB = v[:, ib] + np.cross(w[:, ib], rB)
-        aA = a[:, ia] + np.cross(al[:, ia], rA) + np.cross(w[:, ia], np.cross(w[:, ia], rA))
-        aB = a[:, ib] + np.cross(al[:, ib], rB) + np.cross(w[:, ib], np.cross(w[:, ib], rB))
+        vA = v[:, ia] + cross(w[:, ia], rA)
+        vB = v[:, ib] + cross(w[:, ib], rB)
+        aA = a[:, ia] + cross(al[:, ia], rA) + cross(w[:, ia], cross(w[:, ia], rA))
+        aB = a[:, ib] + cross(al[:, ib], rB) + cross(w[:, ib], cross(w[:, ib], rB))
         u, dw = vB - vA, w[:, ib] - w[:, ia]
         # d/dt of (R_A^T u) and (R_A^T dw): the frame on A turns with A's angular velocity
-        acc = aB - aA - 2 * np.cross(w[:, ia], u)
-        ang = al[:, ib] - al[:, ia] - np.cross(w[:, ia], dw)
+        acc = aB - aA - 2 * cross(w[:, ia], u)
+        ang = al[:, ib] - al[:, ia] - cross(w[:, ia], dw)
         to_a = lambda x: np.einsum("tji,tj->ti", RA, x)  # noqa: E731
         out.append((to_a(u), to_a(dw), to_a(acc), to_a(ang)))
     return out
