@@ -72,6 +72,7 @@ def test_emergency_stop_at_the_worst_instant(signoff):
     t = j["time_s"]
     events = np.array([e.t - stop.t0 for e in stop.simulation.events])
     clear = np.min(np.abs(t[:, None] - events[None, :]), axis=1) > 1e-3
+    sampled = {}
     for name in stop.joints:
         js = mod.STOP.joints[name]
         torque = j[f"tau_{name}"] + js.rotor.reflected * j[f"qdd_{name}"]
@@ -81,7 +82,8 @@ def test_emergency_stop_at_the_worst_instant(signoff):
         assert np.all(np.abs(torque[coast]) <= TORQUE_REL * js.brake_torque), name
         assert np.allclose(torque[slip], -np.sign(j[f"qd_{name}"][slip]) * js.brake_torque,
                            rtol=TORQUE_REL, atol=0), name
-    assert coast.sum() > 10 and slip.sum() > 10  # the last joint's phases were sampled
+        sampled[name] = (int(coast.sum()), int(slip.sum()))
+    assert min(sampled[info["stop_joint"]]) > 10, sampled  # the stopping joint's coast and slip were both sampled
 
 
 @pytest.mark.slow
