@@ -18,8 +18,9 @@ joints' reaction wrenches and its payloads (:func:`structcheck.loads.link_loads`
 u = U @ coeff (``build_basis(part, F, support, n_modes=0)``); that per-link model is exact for static loads (no
 elastic inertia; the arm model's joints carry the same wrenches). The peak over every element node and every
 pose is found by the bound-screened :func:`structcheck.fe.response.peak_von_mises`, with the first pose that
-reaches it (each pose's largest value over the points evaluated: a point skipped is below the peak). Point forces of the study (time laws) are not
-part of a static pose unless asked (:func:`held_forces`: each at its largest magnitude).
+reaches it (each pose's largest value over the points evaluated: a point skipped is below the peak). Point forces
+of the study (time laws) are not part of a static pose unless asked (:func:`held_forces`: each at its largest
+magnitude).
 """
 from __future__ import annotations
 
