@@ -17,9 +17,10 @@ Static stresses by superposition: each FE link, clamped at its proximal joint an
 joints' reaction wrenches and its payloads (:func:`structcheck.loads.link_loads`), has the static response
 u = U @ coeff (``build_basis(part, F, support, n_modes=0)``); that per-link model is exact for static loads (no
 elastic inertia; the arm model's joints carry the same wrenches). The peak over every element node and every
-pose is found by the bound-screened :func:`structcheck.fe.response.peak_von_mises`, and the pose that reaches it
-by halving the pose set (the half whose peak equals the whole's). Point forces of the study (time laws) are not
-part of a static pose unless asked (:func:`held_forces`: each at its largest magnitude).
+pose is found by the bound-screened :func:`structcheck.fe.response.peak_von_mises`, with the first pose that
+reaches it (each pose's largest value over the points evaluated: a point skipped is below the peak). Point forces
+of the study (time laws) are not part of a static pose unless asked (:func:`held_forces`: each at its largest
+magnitude).
 """
 from __future__ import annotations
 
@@ -124,18 +125,14 @@ def static_coefficients(chain, links: Mapping[str, StaticLink], Q: np.ndarray, g
 
 
 def peak_pose(basis, coeff: np.ndarray) -> tuple[float, int]:
-    """(largest von Mises [Pa] over the link's element nodes and the poses, the index of a pose reaching it) of the
-    static responses ``U @ coeff[i]`` (``coeff`` (n, k)): :func:`structcheck.fe.response.peak_von_mises` on the
-    whole set, then on halves, keeping a half whose peak equals the whole's (about twice the first call's cost)."""
+    """(largest von Mises [Pa] over the link's element nodes and the poses, the index of the first pose reaching it
+    to a relative 1e-12) of the static responses ``U @ coeff[i]`` (``coeff`` (n, k)): one pass of
+    :func:`structcheck.fe.response.peak_von_mises` keeping each pose's largest value over the points it
+    evaluates (a point it skips is below the peak)."""
     from ..fe.response import peak_von_mises
 
-    peak = peak_von_mises(basis, coeff)
-    idx = np.arange(len(coeff))
-    while len(idx) > 1:
-        half = idx[:len(idx) // 2]
-        # the same products in a subset: equal to round-off only
-        idx = half if peak_von_mises(basis, coeff[half]) >= peak * (1 - 1e-12) else idx[len(idx) // 2:]
-    return peak, int(idx[0])
+    peak, i = peak_von_mises(basis, coeff, where=True)
+    return peak, int(i)
 
 
 def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points: int, gravity, payloads,

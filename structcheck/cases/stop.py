@@ -25,6 +25,7 @@ import numpy as np
 from .. import loads as linkloads
 from ..errors import InputError, require_number
 from ..rigid.actuation import Brake, Free, Prescribed
+from ..rigid.forward import Rotor
 from ..rigid.simulate import Simulation, Tolerance, simulate
 from ..rigid.stage import RigidBody, as_chain, rigid_body
 
@@ -45,12 +46,14 @@ class JointStop:
     """One joint's stop data: ``brake_torque`` [N m, N at the joint side: a motor brake's torque times the
     ratio], the brake's engagement ``delay`` [s] after the trigger (category 0), the drive's ``torque_limit``
     [N m, N] and ``deceleration`` [rad/s^2, m/s^2] (categories 1 and 2: the deceleration when given, else the
-    torque limit)."""
+    torque limit); ``rotor`` the drive's rotor (:class:`~structcheck.rigid.Rotor`: its inertia times the ratio
+    squared adds to the joint's inertia in the stop; None: left out)."""
 
     brake_torque: float
     delay: float = 0.0
     torque_limit: float | None = None
     deceleration: float | None = None
+    rotor: Rotor | None = None
 
     def __post_init__(self):
         require_number("brake torque", self.brake_torque, "N m", at_least=0.0)
@@ -59,6 +62,8 @@ class JointStop:
             require_number("drive torque limit", self.torque_limit, "N m", above=0.0)
         if self.deceleration is not None:
             require_number("drive deceleration", self.deceleration, "rad/s^2", above=0.0)
+        if self.rotor is not None and not isinstance(self.rotor, Rotor):
+            raise InputError(f"stop rotor {self.rotor!r}: give structcheck.rigid.Rotor(inertia, ratio) or None")
 
 
 @dataclass(frozen=True)
@@ -185,8 +190,9 @@ def simulate_stop(chain, spec: StopSpec, q0, qd0, t0: float = 0.0, gravity=(0.0,
     make = _DRIVES[spec.category]
     drives = {j: make(spec.joints[j], t0, q0[k], qd0[k]) for k, j in enumerate(names) if j in spec.joints}
     robot = chain if chain.cuts else chain.tree
+    rotors = {j: js.rotor for j, js in spec.joints.items() if js.rotor is not None}
     sim = simulate(robot, drives, q0, qd0, t_end=t0 + spec.t_max, t0=t0, gravity=gravity,
-                   point_forces=point_forces, payloads=payloads, tolerance=tolerance, dt=dt)
+                   point_forces=point_forces, payloads=payloads, rotors=rotors, tolerance=tolerance, dt=dt)
     moving = np.abs(sim.qd) > tolerance.v_rest  # (n_t, n)
     last = np.where(moving.any(axis=0), sim.t.size - 1 - np.argmax(moving[::-1], axis=0), -1)
     stopped = last + 1 < sim.t.size

@@ -22,6 +22,12 @@ from .stop import StopResult
 __all__ = ["SampledLaw", "stop_case", "stop_study"]
 
 
+#: [s] pieces shorter than this follow the Taylor quadratic of their start (q, qd, qdd): its mismatch at the end,
+#: jerk h^3 / 6 in q and jerk h^2 / 2 in qd, is below 1e-10 rad and 1e-6 rad/s for jerks up to 1e4 rad/s^3, while an
+#: exact fit would turn the samples' round-off (1e-16 of q) into accelerations of 1e-16 |q| / h^2
+MIN_PIECE_S = 1e-5
+
+
 @dataclass(frozen=True, eq=False)
 class SampledLaw:
     """A law through samples ``t`` (n,) [s] (nondecreasing), ``q``, ``qd``, ``qdd`` (n,) [rad, /s, /s^2]; the
@@ -44,12 +50,16 @@ class SampledLaw:
         dv = qd[1:] - qd[:-1] - qdd[:-1] * h
         dA = qdd[1:] - qdd[:-1]
         jump = np.isin(t[1:], np.asarray(self.events, float))
+        # a piece shorter than MIN_PIECE_S (events a few 1e-10 s apart: brakes biting and joints sticking at once)
+        # keeps the start's Taylor quadratic: matching its end's q and qd would divide their round-off by h^2
+        tiny = h < MIN_PIECE_S
+        h = np.where(tiny, 1.0, h)
         A = np.zeros((len(h), 3, 3))
         A[:, 0] = np.stack([h ** 3, h ** 4, h ** 5], -1)
         A[:, 1] = np.stack([3 * h ** 2, 4 * h ** 3, 5 * h ** 4], -1)
         A[:, 2] = np.where(jump[:, None], [0.0, 0.0, 1.0], np.stack([6 * h, 12 * h ** 2, 20 * h ** 3], -1))
         rhs = np.stack([dq, dv, np.where(jump, 0.0, dA)], -1)
-        c = np.linalg.solve(A, rhs[..., None])[..., 0]
+        c = np.where(tiny[:, None], 0.0, np.linalg.solve(A, rhs[..., None])[..., 0])
         coef = np.column_stack([q[:-1], qd[:-1], 0.5 * qdd[:-1], c])  # (n_pieces, 6), powers 0..5
         object.__setattr__(self, "_grid", (t, coef))
 

@@ -190,9 +190,10 @@ def _element_stress_blocks(S, C, budget, brittle, part: tuple[int, int] = (0, 1)
                 yield ea, ea + ne, ta, tb, vm2.reshape(tb - ta, 10, ne), p1
 
 
-def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6) -> float:
+def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6, where: bool = False):
     """Largest von Mises stress [Pa] over the samples and the link of the quasi-static response
-    u = U @ coeff[t] (``coeff`` (n_t, k)), without the modal part.
+    u = U @ coeff[t] (``coeff`` (n_t, k)), without the modal part; with ``where``, (that stress, the first sample
+    reaching it to a relative 1e-12).
 
     The maximum over the element nodes, as :func:`respond` reports. The points evaluated are those of the
     basis (``basis.S`` (n_b, 6, n_p, n_elem)): on straight-sided elements the n_p = 4 vertices, which is enough
@@ -208,7 +209,7 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     C = np.ascontiguousarray(coeff, dtype=float)
     n_t, n_loc, n_e = C.shape[0], S.shape[2], S.shape[3]
     if n_t == 0 or n_e == 0:
-        return 0.0
+        return (0.0, 0) if where else 0.0
     cmax = np.abs(C).max(axis=0)
     bound = np.empty((n_loc, n_e))
     step = max(1, int(chunk_bytes // (k * 5 * n_loc * 8)))
@@ -220,6 +221,7 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
     n_p = max(1, min(256, int(chunk_bytes // (5 * 8 * n_t))))  # points per exact evaluation
     tc = max(1, int(chunk_bytes // (5 * 8 * n_p)))  # samples per product
     best2 = -1.0
+    per_sample = np.zeros(n_t) if where else None  # each sample's largest squared value over the points evaluated
     for a in range(0, len(order), n_p):
         idx = order[a:a + n_p]
         # the bound holds to round-off only: stop with a margin far above it
@@ -230,8 +232,15 @@ def peak_von_mises(basis: LinkBasis, coeff: np.ndarray, chunk_bytes: float = 8e6
         with single_thread_blas():
             for ta in range(0, n_t, tc):
                 R = (C[ta:ta + tc] @ op).reshape(-1, 5, len(idx))
-                best2 = max(best2, float(squared_norms(R).max()))
-    return float(np.sqrt(best2))
+                q2 = squared_norms(R).max(axis=1)
+                best2 = max(best2, float(q2.max()))
+                if where:
+                    np.maximum(per_sample[ta:ta + tc], q2, out=per_sample[ta:ta + tc])
+    peak = float(np.sqrt(best2))
+    if not where:
+        return peak
+    # a point not evaluated is below the bound, below the peak: the samples reaching it are known exactly
+    return peak, int(np.argmax(np.sqrt(per_sample) >= peak * (1 - 1e-12)))
 
 
 def _node_blocks(D, C, budget, part: tuple[int, int] = (0, 1)):

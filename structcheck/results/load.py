@@ -10,6 +10,10 @@
     >>> res.joints["joint2_tau"], res.links["t"]    # time histories of joints.csv and links.csv
     >>> res.fatigue, res.arm_frequencies            # fatigue.csv, arm_frequencies.csv ({} when not written)
 
+A folder of several load cases (``Study.cases``) holds their envelope at the top (summary.json, the links'
+``envelope``) and each case's whole results in ``cases/<case>/``: ``res.case_names``, ``res.case("estop")`` (a
+Results of that case: its frames, peaks and tables).
+
 Fields on the meshes: ``displacement`` [m, world axes], ``von_mises`` [Pa], ``equivalent_strain`` [-],
 ``safety_factor`` [-] (envelopes also ``von_mises_averaged`` [Pa], ``displacement_magnitude`` [m] and, with
 fatigue, ``fatigue_damage`` and ``fatigue_life_cycles``). Frames are read from ``robot.vtkhdf`` (or ``robot.pvd``
@@ -49,11 +53,30 @@ class Results:
     def link_names(self) -> list[str]:
         return list(self.summary.links)
 
+    @property
+    def case_names(self) -> list[str]:
+        """The load cases of a folder of several (``Study.cases``), in the study's order; [] for a single run."""
+        return list(self.summary.cases or {})
+
+    def case(self, name: str) -> "Results":
+        """The results of load case ``name`` of a folder of several (its folder ``cases/<name>``)."""
+        if name not in self.case_names:
+            raise InputError(f"{self.folder}: no load case {name!r}; " + (
+                f"the cases are {self.case_names}" if self.case_names else "it is the run of a study without cases"))
+        return load(self.folder / "cases" / name)
+
+    def _no_cases(self, what: str) -> None:
+        """InputError for ``what`` (frames, a peak sample) asked of a folder of several cases' envelope."""
+        if self.case_names:
+            raise InputError(f"{self.folder} holds the envelope of the load cases {self.case_names}, not {what}: "
+                             f"ask a case's, e.g. load(...).case({self.case_names[0]!r})")
+
     def frame(self, time: float):
         """The robot at the stored step nearest ``time`` [s] (a link's ``time_of_max_s`` is one): a pyvista
         ``MultiBlock`` keyed by link name (world placement, fields in the module doc); :meth:`frame_time` gives its
         time."""
         if len(self.times) == 0:
+            self._no_cases("the robot in motion")
             raise InputError(f"{self.folder}: no frames were written (a run with --no-vtk); run again without it")
         k = self.frame_index(time)
         if (self.folder / "robot.vtkhdf").is_file():
@@ -80,11 +103,13 @@ class Results:
 
     def peak(self, link: str):
         """Link ``link`` at its peak sample (world placement, float64 fields): a pyvista ``UnstructuredGrid``."""
+        self._no_cases("a peak sample")
         return self._vtu(link, "peak")
 
     def envelope(self, link: str):
         """Link ``link``'s envelope (max over the analysis grid, min for the safety factor) in its link frame: a
-        pyvista ``UnstructuredGrid``."""
+        pyvista ``UnstructuredGrid``; over the cases too in a folder of several (with ``utilisation`` and
+        ``governing_case``, docs/load_cases.md)."""
         return self._vtu(link, "envelope")
 
     def _vtu(self, link: str, kind: str):

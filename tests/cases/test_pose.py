@@ -121,6 +121,13 @@ def test_peak_pose_finds_the_worst_sample(rng):
     S = part.element_node_stress(links["beam"].basis.U @ coeff.T)
     each = von_mises(S).reshape(len(Q), -1).max(axis=1)
     assert peak == pytest.approx(each.max(), rel=1e-12) and each[i] == pytest.approx(each.max(), rel=1e-12)
+    # ties (the poses twice, reversed first): the first pose reaching the peak, in small chunks of samples too
+    from structcheck.fe.response import peak_von_mises
+
+    twice = np.vstack([coeff[::-1], coeff])
+    first = int(np.argmax(np.r_[each[::-1], each] >= each.max() * (1 - 1e-12)))
+    assert pose.peak_pose(links["beam"].basis, twice)[1] == first < len(Q)
+    assert peak_von_mises(links["beam"].basis, twice, chunk_bytes=4e3, where=True)[1] == first
 
 
 def test_pose_peaks_exact_per_pose(rng, monkeypatch):

@@ -44,6 +44,21 @@ def test_category_0_braked_bar_stops_as_closed_form(delay, w0):
     assert r.peak_torque[0] == pytest.approx(Tb, rel=1e-9)
 
 
+def test_category_0_with_a_rotor_stops_the_reflected_inertia_too():
+    """A drive's rotor J behind a ratio i adds J i^2 to the bar's inertia: stop time (I + J i^2) w0 / T_b, angle
+    (I + J i^2) w0^2 / (2 T_b) after the coast w0 t_d (a Rotor of zero inertia changes nothing)."""
+    from structcheck.rigid import Rotor
+
+    Tb, w0, delay, J, ratio = 4.0, 3.0, 0.03, 2e-5, 50.0
+    spec = StopSpec(StopCategory.ZERO, {"j": JointStop(Tb, delay=delay, rotor=Rotor(J, ratio))})
+    r = simulate_stop(bar(), spec, [0.3], [w0], tolerance=TIGHT)
+    inertia = I_PIVOT + J * ratio ** 2
+    assert r.stop_time[0] == pytest.approx(delay + inertia * w0 / Tb, rel=1e-9)
+    assert r.stop_distance[0] == pytest.approx(w0 * delay + inertia * w0 ** 2 / (2 * Tb), rel=1e-9)
+    with pytest.raises(InputError, match="Rotor"):
+        JointStop(Tb, rotor=J)
+
+
 @pytest.mark.parametrize("category", [StopCategory.ONE, StopCategory.TWO])
 def test_controlled_stop_at_constant_deceleration(category):
     a, w0 = 12.0, 3.0

@@ -80,3 +80,21 @@ def test_stop_study_reproduces_the_simulated_torques_on_a_two_link_arm():
     for k, j in enumerate(("j1", "j2")):
         ref = np.interp(tm, fine.simulation.t - 0.3, fine.simulation.q[:, k])
         assert np.max(np.abs(case.motion[j].value(tm) + 0.0 - ref)) < 1e-6
+
+
+def test_sampled_law_through_events_1e_10_s_apart_keeps_bounded_accelerations():
+    """Brakes biting and joints sticking at once put events a few 1e-10 s apart; a piece that short follows its
+    start's Taylor quadratic (stopcase.MIN_PIECE_S) instead of fitting its end's q and qd, whose round-off over
+    h^2 = 1e-20 s^2 would be accelerations of 1e3 rad/s^2. Samples of q = 3 - 2 t + 5 t^2 (exact: 10 rad/s^2
+    everywhere) with 1e-16-relative noise and events at 0.05, 0.05 + 3e-10 and 0.05 + 6e-10 s: the law's acceleration
+    stays 10 rad/s^2 to 1e-6 everywhere, and its value is the parabola's to 1e-12 rad."""
+    from structcheck.cases.stopcase import SampledLaw
+
+    events = (0.05, 0.05 + 3e-10, 0.05 + 6e-10)
+    t = np.sort(np.r_[np.linspace(0.0, 0.1, 21), events])
+    q = 3 - 2 * t + 5 * t ** 2
+    q = q * (1 + 1e-16 * np.random.default_rng(1).choice([-1, 1], t.size))
+    law = SampledLaw(t, q, -2 + 10 * t, np.full(t.size, 10.0), events)
+    s = np.r_[np.linspace(0.0, 0.1, 401), 0.05 + np.linspace(0, 6e-10, 13)]
+    assert np.allclose(law.acceleration(s), 10.0, rtol=1e-6, atol=0)
+    assert np.allclose(law.value(s), 3 - 2 * s + 5 * s ** 2, rtol=0, atol=1e-12)
