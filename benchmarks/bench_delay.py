@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     from helpers import two_beam_parts, two_beam_robot
-    from test_initial_state import CASES, FATIGUE, delayed
+    from test_initial_state import CASES, EVENT_CASES, FATIGUE, delayed
     from test_peak_instant import arm_study
 
     from structcheck.study import PointForce, Study, run
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     parts = two_beam_parts(8, 6)
     out = {"environment": environment(), "max_step_s": args.max_step, "flexibility": args.flexibility,
            "delays_s": DELAYS_S, "cases": {}}
-    for case, (motion, force, events) in CASES.items():
+    for case, (motion, force, events) in {**CASES, **EVENT_CASES}.items():
         study = Study(name="delay", robot=two_beam_robot(), parts=parts, motion=motion, t_end=0.6, n_frames=13,
                       point_forces=(PointForce("tool", force, (0, 0, -1)),), tool_point="tool", n_modes=4,
                       damping_ratio=0.02, flexibility=args.flexibility, fatigue=FATIGUE, max_step_s=args.max_step,
