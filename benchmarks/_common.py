@@ -5,6 +5,7 @@ Not a benchmark itself; ``bench_*.py`` and ``run.py`` import it (they run as scr
 """
 from __future__ import annotations
 
+import json
 import os
 import platform
 import resource
@@ -38,6 +39,18 @@ def environment() -> dict:
     return {"solver": os.environ.get("STRUCTCHECK_SOLVER") or available_backends()[0], "cpus": os.cpu_count(),
             "load_average_1min": os.getloadavg()[0], "python": platform.python_version(),
             "numpy": np.__version__, "scipy": scipy.__version__}
+
+
+def emit(out: dict, name: str, write: bool = True, also: str | None = None) -> None:
+    """Print ``out`` with the environment as JSON; write it to results/``name``.json (if ``write``) and to the path
+    ``also``."""
+    text = json.dumps({**out, "environment": environment()}, indent=2)
+    print(text)
+    if write:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / f"{name}.json").write_text(text)
+    if also:
+        Path(also).write_text(text)
 
 
 # ---------------------------------------------------------------------------------------------- timing

@@ -16,7 +16,6 @@ reported.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -25,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import RESULTS, ROOT, environment  # noqa: E402
+from _common import ROOT, emit  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "studies"))
 
@@ -99,14 +98,7 @@ def main(argv=None) -> int:
     added = sum(out[p]["wall_s"] for p in parts)
     out["added_wall_s"] = added
     out["ratio_to_headline"] = added / out["headline"]["wall_s"]
-    out["environment"] = environment()
-    text = json.dumps(out, indent=2)
-    print(text)
-    if not args.no_write:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "bench_signoff.json").write_text(text)
-    if args.json:
-        Path(args.json).write_text(text)
+    emit(out, "bench_signoff", not args.no_write, args.json)
     return 0
 
 

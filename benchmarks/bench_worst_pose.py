@@ -13,7 +13,6 @@ benchmarks/results/bench_worst_pose.json. The machine is shared: the 1-minute lo
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import RESULTS, ROOT, environment  # noqa: E402
+from _common import ROOT, emit  # noqa: E402
 
 
 def clock():
@@ -65,14 +64,7 @@ def main(argv=None) -> int:
         v["wall_s"] for v in out["links"].values())
     out["search_wall_s"] = total
     out["poses_per_s"] = args.poses / total
-    out["environment"] = environment()
-    text = json.dumps(out, indent=2)
-    print(text)
-    if not args.no_write:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        (RESULTS / "bench_worst_pose.json").write_text(text)
-    if args.json:
-        Path(args.json).write_text(text)
+    emit(out, "bench_worst_pose", not args.no_write, args.json)
     return 0
 
 
