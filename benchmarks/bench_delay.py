@@ -2,12 +2,13 @@
 
     python benchmarks/bench_delay.py [--max-step S] [--flexibility arm|link] [--json FILE]
 
-The two-beam arm and the three cases of tests/study/test_initial_state.py (an acceleration jump at t = 0; a smooth
-start with a force ramp at t = 0; a payload held, then released), each run as it is and delayed by 13.7, 123.4 and 371.1 ms (laws shifted, the arm
-at rest before). Prints, per case, the largest relative difference over the delays of each link's peak von Mises,
-node envelope (relative to its largest value), largest deformation and fatigue damage, and of the tool's largest
-deflection, with the analysis samples and the run time. Also the peaks of the arm of tests/report/
-test_peak_instant.py (its link1 and link2 peak von Mises [MPa] and their times [s]), which README.md quotes.
+The two-beam arm and the cases of tests/study/test_initial_state.py (CASES: an acceleration jump at t = 0; a smooth
+start with a force ramp at t = 0; EVENT_CASES: a payload held, then released), each run as it is and delayed by
+13.7, 123.4 and 371.1 ms (laws shifted, the arm at rest before). Prints, per case, the largest relative difference
+over the delays of each link's peak von Mises, node envelope (relative to its largest value), largest deformation
+and fatigue damage, and of the tool's largest deflection, with the analysis samples and the run time. Also the peaks
+of the arm of tests/report/test_peak_instant.py (its link1 and link2 peak von Mises [MPa] and their times [s]),
+which README.md quotes.
 Results: benchmarks/results/bench_delay.json. The test holds both models to 1e-4 on their default grids.
 """
 from __future__ import annotations
@@ -61,8 +62,8 @@ def main(argv=None) -> int:
     p.add_argument("--json", default=str(RESULTS / "bench_delay.json"))
     args = p.parse_args(argv)
 
-    from helpers import two_beam_parts, two_beam_robot
-    from test_initial_state import CASES, EVENT_CASES, FATIGUE, delayed
+    from helpers import delayed, two_beam_parts, two_beam_robot
+    from test_initial_state import CASES, EVENT_CASES, FATIGUE
     from test_peak_instant import arm_study
 
     from structcheck.study import PointForce, Study, run

@@ -162,3 +162,19 @@ def write_small_study(folder: Path, name="tiny_study.py") -> Path:
     path = Path(folder) / name
     path.write_text(SMALL_STUDY)
     return path
+
+
+# ------------------------------------------------------------------------------------------------- a study delayed
+def delayed(study, d: float):
+    """``study`` with every law shifted later by ``d`` [s] (the ADAMS expressions' ``time`` replaced by
+    ``(time - d)``: before d each law holds its value at 0, so the arm stands still), its events d later and t_end
+    longer by d."""
+    import re
+    from dataclasses import replace
+
+    def shift(law):
+        return re.sub(r"\btime\b", f"(time - {d!r})", law, flags=re.IGNORECASE)
+
+    return replace(study, motion={j: shift(law) for j, law in study.motion.items()},
+                   point_forces=tuple(replace(p, magnitude=shift(p.magnitude)) for p in study.point_forces),
+                   events=tuple(replace(e, t=e.t + d) for e in study.events), t_end=study.t_end + d)

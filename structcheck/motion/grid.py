@@ -27,24 +27,24 @@ QUIET_PROBES = 17
 @dataclass(frozen=True)
 class TimeGrid:
     """Analysis grid ``t`` (n,) [s]; ``frame_index`` (n_frames,) the output frames inside t;
-    ``breakpoints`` of the laws inside [0, t_end]; ``shortest_ramp`` [s]; ``quiet_s`` [s] how long every law holds
-    its t = 0 value (:func:`quiet_lead`); ``max_dt`` [s] the largest spacing of the fill between breakpoints."""
+    ``breakpoints`` of the laws inside [0, t_end]; ``shortest_ramp`` [s]; ``max_dt`` [s] the largest spacing of the
+    fill between breakpoints."""
 
     t: np.ndarray
     frame_index: np.ndarray
     breakpoints: tuple
     shortest_ramp: float
-    quiet_s: float = 0.0
     max_dt: float = float("inf")
 
 
 def time_grid(laws, t_end: float, n_frames: int = 101, min_ramp_samples: int = 10,
               max_dt: float | None = None) -> TimeGrid:
-    """The analysis grid for ``laws`` (anything :func:`as_law` takes) over [0, t_end] [s]: every breakpoint and a sample :data:`JUMP_S` before it (where an acceleration jumps, the
-    loads jump there, not over the step before), ``min_ramp_samples`` samples across every ramp (fine only where
-    ramps are short), and between consecutive breakpoints (with 0 and t_end) equal steps of at most ``max_dt`` [s]
-    (default (t_end - quiet) / (4 (n_frames - 1)), quiet the :func:`quiet_lead`; never more than the frame
-    spacing). The ``n_frames`` output frames are the samples nearest n_frames uniform times (``frame_index``).
+    """The analysis grid for ``laws`` (anything :func:`as_law` takes) over [0, t_end] [s]: every breakpoint and a
+    sample :data:`JUMP_S` before it (where an acceleration jumps, the loads jump there, not over the step before),
+    ``min_ramp_samples`` samples across every ramp (fine only where ramps are short), and between consecutive
+    breakpoints (with 0 and t_end) equal steps of at most ``max_dt`` [s] (default (t_end - quiet) / (4 (n_frames -
+    1)), quiet the :func:`quiet_lead`; never more than the frame spacing). The ``n_frames`` output frames are the
+    samples nearest n_frames uniform times (``frame_index``).
 
     The fill is laid from each breakpoint, not from t = 0, and its default spacing does not count the time before
     anything moves: the same study delayed (laws shifted, the arm at rest before) gets the same samples, shifted,
@@ -79,7 +79,7 @@ def time_grid(laws, t_end: float, n_frames: int = 101, min_ramp_samples: int = 1
     t = t[keep]
     frame_index = nearest(t, frames)
     return TimeGrid(t=t, frame_index=frame_index, breakpoints=tuple(bps),
-                    shortest_ramp=float(min(ramps)) if ramps else float("inf"), quiet_s=quiet, max_dt=float(max_dt))
+                    shortest_ramp=float(min(ramps)) if ramps else float("inf"), max_dt=float(max_dt))
 
 
 def nearest(t: np.ndarray, times: np.ndarray) -> np.ndarray:
@@ -110,6 +110,8 @@ def quiet_lead(laws, breakpoints, t_end: float) -> float:
             return quiet
         quiet, lo = b, b
     return quiet
+
+
 def _holds(law, s: np.ndarray) -> bool:
     """Whether ``law`` holds its t = 0 value, at rest, at the times ``s`` [s]. A law that cannot be evaluated there
     does not hold: the rigid stage evaluates it again and names it in its error."""

@@ -4,8 +4,8 @@ peak; the report's 3-D view and static renders show the robot at that instant, l
 
 The arm: the two steel beams of :mod:`helpers` (0.4 m and 0.3 m, 20 mm square) on two joints about y, each driven by
 a STEP over 0.25 s, transient, 3 output frames (0, 0.5, 1 s): the links ring after the STEPs' acceleration and peak
-between frames (the arm model: link1 near 0.337 s, link2 near 0.114 s; the per-link model near 0.33-0.35 s). The arm model writes VTKHDF with ``peak_window_s``; the per-link model writes
-.pvd.
+between frames (the arm model: link1 near 0.337 s, link2 near 0.114 s; the per-link model near 0.33-0.35 s). The arm
+model writes VTKHDF with ``peak_window_s``; the per-link model writes .pvd.
 
 Error budget of the comparisons with summary.json (its values are repr-exact floats):
 - at a peak instant the fields are stored float64 exact (VTKHDF and .vtu alike); the summary's peak and the stored

@@ -12,12 +12,11 @@ and an invariance: the same study with its motion and events delayed gives the s
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import beam, two_beam_parts, two_beam_robot
+from helpers import beam, delayed, two_beam_parts, two_beam_robot
 
 from structcheck.cases.events import Collision, HalfSine, PayloadPickup, PayloadRelease
 from structcheck.errors import InputError
@@ -235,16 +234,6 @@ def test_the_events_are_recorded_in_the_inputs_and_shown_in_the_report(release_r
 
 
 # ------------------------------------------------------------------------------------ invariance under a delay
-def delayed(study: Study, d: float) -> Study:
-    """``study`` with its laws and events later by ``d`` [s] and t_end longer by d."""
-    def shift(law):
-        return re.sub(r"\btime\b", f"(time - {d!r})", law, flags=re.IGNORECASE)
-
-    return replace(study, motion={j: shift(law) for j, law in study.motion.items()},
-                   point_forces=tuple(replace(p, magnitude=shift(p.magnitude)) for p in study.point_forces),
-                   events=tuple(replace(e, t=e.t + d) for e in study.events), t_end=study.t_end + d)
-
-
 # On the default grid (12.5 ms here): the grid is laid from the laws' and events' breakpoints (motion.grid), so the
 # delayed study is solved on the same samples, shifted, and its numbers agree to about 1e-7 (the 1e-7 s step before a
 # breakpoint). Before, a peak read in an event's ringing moved by up to 1.1% (per-link model) and a collision during

@@ -7,30 +7,17 @@ fatigue damage: a jump at t = 0 rings exactly as the same jump later does), in b
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import beam, two_beam_parts, two_beam_robot
+from helpers import beam, delayed, two_beam_parts, two_beam_robot
 
 from structcheck.errors import InputError
 from structcheck.model.robot import Joint, Link, Robot
 from structcheck.settings import ArmSettings, Fatigue
 from structcheck.cases.events import PayloadRelease
 from structcheck.study import Payload, PointForce, Study, run
-
-
-def delayed(study: Study, d: float) -> Study:
-    """``study`` with every law shifted later by ``d`` [s] (the ADAMS expressions' ``time`` replaced by
-    ``(time - d)``: before d each law holds its value at 0, so the arm stands still), its events d later and t_end
-    longer by d."""
-    def shift(law):
-        return re.sub(r"\btime\b", f"(time - {d!r})", law, flags=re.IGNORECASE)
-
-    return replace(study, motion={j: shift(law) for j, law in study.motion.items()},
-                   point_forces=tuple(replace(p, magnitude=shift(p.magnitude)) for p in study.point_forces),
-                   events=tuple(replace(e, t=e.t + d) for e in study.events), t_end=study.t_end + d)
 
 
 # ---------------------------------------------------------------------------- closed form: a block on a spring
