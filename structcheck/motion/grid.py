@@ -20,6 +20,10 @@ from .laws import as_law
 JUMP_S = 1e-7
 
 
+#: [s] samples closer than this are one: breakpoints equal to frames, or to each other, up to round-off
+MERGE_S = 1e-12
+
+
 #: evaluation points per interval at which :func:`quiet_lead` checks that every law still holds its t = 0 value
 QUIET_PROBES = 17
 
@@ -71,15 +75,29 @@ def time_grid(laws, t_end: float, n_frames: int = 101, min_ramp_samples: int = 1
                 continue
             ramps.append(b - a)
             dt = (b - a) / min_ramp_samples
-            if dt < max_dt:
+            # a ramp shorter than JUMP_S is a jump for every mode (its breakpoints are samples): samples across it
+            # would only crowd its ends
+            if dt < max_dt and b - a >= JUMP_S:
                 pts.append(np.linspace(max(a, 0), min(b, t_end), min_ramp_samples + 1))
-    t = np.unique(np.concatenate(pts))
-    # merge values closer than 1e-12 s (breakpoints equal to frames up to round-off)
-    keep = np.r_[True, np.diff(t) > 1e-12]
-    t = t[keep]
+    t = merged(np.unique(np.concatenate(pts)), np.array(bps))
     frame_index = nearest(t, frames)
     return TimeGrid(t=t, frame_index=frame_index, breakpoints=tuple(bps),
                     shortest_ramp=float(min(ramps)) if ramps else float("inf"), max_dt=float(max_dt))
+
+
+def merged(t: np.ndarray, breakpoints: np.ndarray) -> np.ndarray:
+    """The samples ``t`` (sorted, distinct) [s] with those closer than :data:`MERGE_S` to the one before dropped,
+    every breakpoint (sorted) kept over another sample that near it. Why: a stop's brakes bite at events 3e-10 s
+    apart, a wrist joint's acceleration jumping to -373 rad/s^2 and back between them; samples crowded at round-off
+    spacing had dropped the later breakpoint, so that the spike's value held until the next sample 0.6 ms on, and the
+    loads took it over that whole step (its integral 0.12 rad/s instead of 1e-7; on the headline's stop no link's
+    peak moved by 1e-4, tests/motion/test_motion.py)."""
+    if len(breakpoints):
+        j = np.searchsorted(breakpoints, t)
+        last = len(breakpoints) - 1
+        near = np.minimum(np.abs(t - breakpoints[np.clip(j - 1, 0, last)]), np.abs(t - breakpoints[np.clip(j, 0, last)]))
+        t = t[(near > MERGE_S) | np.isin(t, breakpoints)]
+    return t[np.r_[True, np.diff(t) > MERGE_S]]
 
 
 def nearest(t: np.ndarray, times: np.ndarray) -> np.ndarray:

@@ -283,3 +283,27 @@ def test_time_grid_contains_breakpoints_and_resolves_short_ramp():
     assert g.shortest_ramp == pytest.approx(0.01)
     assert len(g.t) < 1000  # fine only near the short ramps
     assert np.all(np.diff(g.t) > 0)
+
+
+def test_breakpoints_a_round_off_apart_stay_samples_and_a_spike_between_them_stays_there():
+    """A category-0 stop's brakes bite at events 3.1e-10 and 5.6e-12 s apart (the simulator's event times); a
+    held wrist joint's acceleration is -373 rad/s^2 between the first and the last and 0 after. Every one of them
+    must be a sample: the grid had crowded ramp samples at round-off spacing before the last one and merged it
+    away, so the spike's value held until the next sample 0.6 ms on and the loads took it over that whole step.
+    Check by conservation: the sampled accelerations, taken linear between the samples as the loads are, integrate
+    to the law's velocity change (about -1e-7 rad/s), up to the JUMP_S ramps before each jump (373 x 1e-7 s); the
+    merged grid gave 0.12 rad/s."""
+    from structcheck.cases.stopcase import SampledLaw
+    from structcheck.motion.grid import JUMP_S
+
+    b1 = 0.05
+    b2, b3 = b1 + 3.12100568e-10, b1 + 3.12100568e-10 + 5.63282754e-12
+    t = np.array([0.0, b1, b2, b3, 0.25])
+    law = SampledLaw(t, np.zeros(5), np.zeros(5), np.array([0.0, -373.0, -373.0, 0.0, 0.0]), events=(b1, b2, b3))
+    g = time_grid([law], 0.25, n_frames=101)
+    for b in (b1, b2, b3):
+        assert np.min(np.abs(g.t - b)) == 0.0
+    a = law.acceleration(g.t)
+    impulse = float(np.sum(np.diff(g.t) * (a[1:] + a[:-1]) / 2))
+    assert abs(impulse) < 2 * 373.0 * JUMP_S
+    assert np.all(np.diff(g.t) > 1e-12)
