@@ -38,7 +38,8 @@ from structcheck import Case  # noqa: E402
 from structcheck.cases import pose  # noqa: E402
 from structcheck.cases.pose import pose_study  # noqa: E402
 from structcheck.cases.held import HeldPart, block_payloads  # noqa: E402
-from structcheck.cases.stop import JointStop, StopCategory, StopSpec, golden_max, stop_from, sweep_triggers  # noqa: E402
+from structcheck.cases.stop import (JointStop, StopCategory, StopSpec, golden_max, stop_from,  # noqa: E402
+                                    sweep_triggers)
 from structcheck.cases.stopcase import stop_case  # noqa: E402
 from structcheck.rigid import Rotor  # noqa: E402
 from structcheck.study import Study, lazy_study, prepare  # noqa: E402

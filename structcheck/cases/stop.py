@@ -268,9 +268,10 @@ def golden_max(f, a: float, b: float, tol: float) -> tuple:
 def sweep_triggers(study, prep, spec: StopSpec, step: float, refine_tol: float | None = None,
                    tolerance: Tolerance = Tolerance()) -> TriggerSweep:
     """Stops of ``study`` (prepared as ``prep``: :func:`structcheck.study.prepare`) triggered every ``step`` [s]
-    over [0, t_end] (:func:`stop_from`: the spec's held part in the stops triggered while it is held); the worst trigger per joint for stopping time and distance, refined by golden-section
-    search within one step either side to ``refine_tol`` [s] when given (the worst is then exact to the
-    tolerance if the quantity is unimodal there; else to the grid spacing)."""
+    over [0, t_end] (:func:`stop_from`: the spec's held part in the stops triggered while it is held); the worst
+    trigger per joint for stopping time and distance, refined by golden-section search within one step either side
+    to ``refine_tol`` [s] when given (the worst is then exact to the tolerance if the quantity is unimodal there;
+    else to the grid spacing)."""
     step = require_number("trigger step", step, "s", above=0.0)
     triggers = np.unique(np.append(np.arange(0.0, study.t_end, step), study.t_end))
 

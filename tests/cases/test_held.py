@@ -131,3 +131,43 @@ def test_bad_held_part_is_one_line(make, match):
     with pytest.raises(InputError, match=match) as err:
         stop_from(s, prepare(s), spec(make()), 0.25)
     assert "\n" not in str(err.value)
+
+
+CLI_SCRIPT = """
+import numpy as np
+from structcheck.cases.held import HeldPart
+from structcheck.cases.stop import JointStop, StopSpec
+from structcheck.model.robot import Joint, Link, Robot
+from structcheck.study import Payload, PointForce, Study
+
+robot = Robot([Link("ground"), Link("bar", {M}, ({LC}, 0, 0), np.diag([{IC}] * 3))],
+              [Joint("j", "revolute", "ground", "bar", np.eye(4), np.array((0.0, 0.0, 1.0)))],
+              points={{"tip": ("bar", ({R}, 0.0, 0.0))}})
+study = Study("bar", robot, {{"j": "0.4*(1-COS(2*PI*time))"}}, {{}}, t_end=0.5, inertia_from_meshes=False,
+              point_forces=(PointForce("tip", 14.7),))
+stop_spec = StopSpec(0, {{"j": JointStop(1.0, delay={TD})}}, held=HeldPart((Payload({point!r}, {MP}),)))
+"""
+
+
+@pytest.mark.parametrize("point, code", [("tip", 0), ("nowhere", 2)])
+def test_the_stopping_command_keeps_the_scripts_held_part(tmp_path, capsys, point, code):
+    """``structcheck stopping`` with --brake over a script's stop_spec keeps its held part: the full-speed,
+    full-payload cell is the bar's closed form with the part (peak speed 0.8 pi at 0.25 s, on the 0.125 s grid);
+    a held part at an unknown point exits 2 with one line."""
+    import csv
+
+    from structcheck.cli import main
+
+    script = tmp_path / "bar.py"
+    script.write_text(CLI_SCRIPT.format(M=M, LC=LC, IC=IC, R=R, TD=TD, MP=MP, point=point))
+    out = tmp_path / "o"
+    assert main(["stopping", str(script), "--brake", str(TB), "--trigger-step", "0.125", "--out", str(out)]) == code
+    if code:
+        err = capsys.readouterr().err.strip()
+        assert "unknown point 'nowhere'" in err and "\n" not in err
+        return
+    rows = list(csv.DictReader((out / "stopping.csv").open()))
+    full = next(r for r in rows if r["speed_percent"] == "100" and r["payload_percent"] == "100")
+    w, inertia = 0.8 * np.pi, I_BAR + MP * R ** 2
+    assert float(full["stop_distance_deg"]) == pytest.approx(np.degrees(w * TD + inertia * w ** 2 / (2 * TB)),
+                                                             rel=1e-5)
