@@ -4,9 +4,12 @@ unchanged; this script adds two accidental load cases to it:
 
 - ``duty``: the programmed motion of the headline, as it is (its numbers are the headline's);
 - ``estop``: a category-0 stop (drives off, spring-applied motor brakes bite after their engagement delay, the arm
-  coasting under gravity, the part's weight and the rotors' inertia until then), triggered at the instant of the
-  motion where a joint's stopping distance is largest: stops triggered every :data:`TRIGGER_STEP` over the 10 s,
-  the worst refined by golden-section search to :data:`REFINE_TOL`;
+  coasting under gravity with the rotors' inertia until then), triggered at the instant of the motion where a
+  joint's stopping distance is largest: stops triggered every :data:`TRIGGER_STEP` over the 10 s, the worst refined
+  by golden-section search to :data:`REFINE_TOL`. A stop triggered while the part is held carries it as a rigid
+  body (:data:`HELD`: its weight and inertia, in the stop's simulation and in the arm model's mass matrix) instead
+  of the paper's claw forces: a weight without mass pulls the coasting arm harder than gravity can (with the claw
+  forces the wrist sagged 12 deg in the brakes' delay) and leaves out the part's inertia when the brakes bite;
 - ``worst_pose``: the arm held still under gravity and the part (the claw forces at their largest) at the pose of
   the largest static stress relative to strength, from a grid of :data:`POSE_POINTS` values per joint over the
   joint ranges and a local optimizer (docs/worst_pose.md).
