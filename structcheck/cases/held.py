@@ -97,11 +97,13 @@ def held_loads(held: HeldPart | None, study, prep, t0: float, forces: Mapping) -
 
 def held_study(held: HeldPart | None, study, t0: float):
     """``study`` (a stop's Study, made from the study whose stop is triggered at ``t0`` [s]) with ``held``'s
-    payloads and without the point forces it replaces while it holds the part; as it is otherwise."""
+    payloads and without the point forces it replaces while it holds the part (its ``payload_mass_kg``, the mass of
+    a payload given as forces, less the held part's); as it is otherwise."""
     if held is None or not held.holds(t0):
         return study
     forces = tuple(pf for pf in study.point_forces if pf.point not in held.replaces)
-    return replace(study, payloads=tuple(study.payloads) + held.payloads, point_forces=forces)
+    return replace(study, payloads=tuple(study.payloads) + held.payloads, point_forces=forces,
+                   payload_mass_kg=max(0.0, study.payload_mass_kg - held.mass))
 
 
 def block_payloads(points: Mapping, mass: float, size) -> tuple:

@@ -95,14 +95,15 @@ def test_a_held_block_adds_its_textbook_inertia():
 def test_the_stop_case_holds_the_part_instead_of_the_forces_it_replaces():
     s = study()
     case = stop_case("estop", spec(part()), 0.25, required_safety_factor=1.0)
-    stopped = case_study(study(cases=(Case("duty"), case)), case)
+    stopped = case_study(study(cases=(Case("duty"), case), payload_mass_kg=MP), case)
+    assert stopped.payload_mass_kg == 0.0  # the part given as a force is a mass now: not counted twice
     (held,) = stopped.payloads
     assert (held.point, held.mass) == ("tip", MP) and np.array_equal(held.inertia, part().payloads[0].inertia)
     assert [(pf.point, pf.magnitude) for pf in stopped.point_forces] == [("mid", 5.0)]  # the tip's force replaced
     assert stopped.t_end == pytest.approx(closed_form(0.25, I_BAR + MP * R ** 2 + IZZ)[0], rel=1e-3)
     outside = stop_case("late", spec(part()), 0.45)
-    late = case_study(study(cases=(Case("duty"), outside)), outside)
-    assert late.payloads == () and [pf.point for pf in late.point_forces] == ["tip", "mid"]
+    late = case_study(study(cases=(Case("duty"), outside), payload_mass_kg=MP), outside)
+    assert late.payloads == () and late.payload_mass_kg == MP and [pf.point for pf in late.point_forces] == ["tip", "mid"]
     assert late.point_forces[0].magnitude == pytest.approx(MP * 9.81)
     assert s.payloads == ()
 
