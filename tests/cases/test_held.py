@@ -109,13 +109,15 @@ def test_the_stop_case_holds_the_part_instead_of_the_forces_it_replaces():
 
 
 def test_iso_table_scales_the_held_part():
-    s = study()
-    table = iso_table(s, spec(HeldPart((Payload("tip", MP),), end=1.0)), step=0.125, speeds=(1.0,),
-                      payloads=(0.5, 1.0))
-    w = 0.8 * np.pi
-    for k, p in enumerate((0.5, 1.0)):
-        assert table.stop_distance[0, k, 0] == pytest.approx(w * TD + (I_BAR + p * MP * R ** 2) * w ** 2 / (2 * TB),
-                                                             rel=1e-8)
+    """At speed fraction s the motion's peak speed 0.8 pi s comes at 0.25 / s (a trigger of the grid), inside the
+    hold window scaled with the motion's time ([0.1, 0.4) / s; unscaled, 0.5 s at s = 1/2 would lie outside it);
+    the payload fraction p scales the part's mass and inertia: I = I_BAR + p (MP R^2 + I_zz)."""
+    table = iso_table(study(), spec(part()), step=0.125, speeds=(0.5, 1.0), payloads=(0.5, 1.0))
+    for i, s in enumerate((0.5, 1.0)):
+        for k, p in enumerate((0.5, 1.0)):
+            w, inertia = 0.8 * np.pi * s, I_BAR + p * (MP * R ** 2 + IZZ)
+            assert table.stop_distance[i, k, 0] == pytest.approx(w * TD + inertia * w ** 2 / (2 * TB), rel=1e-8)
+            assert table.worst_trigger_distance[i, k, 0] == pytest.approx(0.25 / s, rel=1e-8)
 
 
 @pytest.mark.parametrize("make, match", [
