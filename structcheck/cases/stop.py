@@ -10,7 +10,8 @@ they act (one dispatch, :data:`_DRIVES`), as :mod:`structcheck.rigid.actuation` 
   holds) or, without one, at its ``torque_limit`` (a Coulomb torque against the motion, then held by the brake);
 - category 2: as category 1 but the drive stays powered and holds at standstill (with its torque limit).
 
-:func:`simulate_stop` integrates one stop (:func:`structcheck.rigid.simulate.simulate`) and returns a
+:func:`stop_from` starts a stop from a study's motion (with ``StopSpec.held``, a part held then as rigid masses:
+:mod:`.held`); :func:`simulate_stop` integrates one stop (:func:`structcheck.rigid.simulate.simulate`) and returns a
 :class:`StopResult`: each joint's stopping time and distance and the joint loads during the stop (inverse dynamics
 of the simulated motion). :func:`sweep_triggers` stops at every instant of a trigger grid and names the worst.
 """
@@ -198,7 +199,8 @@ def simulate_stop(chain, spec: StopSpec, q0, qd0, t0: float = 0.0, gravity=(0.0,
                   dt: float | None = None, loads: bool = True) -> StopResult:
     """Simulate the stop ``spec`` of ``chain`` (a Robot or ClosedChain) triggered at ``t0`` [s] from q0, qd0
     (n,) of its driven coordinates [rad, m, /s]; ``loads``: also the inverse dynamics of the stop (joint torques
-    and wrenches, :class:`RigidBody`)."""
+    and wrenches, :class:`RigidBody`). The ``point_forces`` and ``payloads`` are taken as given (the spec's held
+    part is :func:`stop_from`'s to apply)."""
     chain = as_chain(chain)
     names = tuple(chain.independent)
     q0, qd0 = np.asarray(q0, float).reshape(len(names)), np.asarray(qd0, float).reshape(len(names))
