@@ -4,9 +4,12 @@ unchanged; this script adds two accidental load cases to it:
 
 - ``duty``: the programmed motion of the headline, as it is (its numbers are the headline's);
 - ``estop``: a category-0 stop (drives off, spring-applied motor brakes bite after their engagement delay, the arm
-  coasting under gravity, the part's weight and the rotors' inertia until then), triggered at the instant of the
-  motion where a joint's stopping distance is largest: stops triggered every :data:`TRIGGER_STEP` over the 10 s,
-  the worst refined by golden-section search to :data:`REFINE_TOL`;
+  coasting under gravity with the rotors' inertia until then), triggered at the instant of the motion where a
+  joint's stopping distance is largest: stops triggered every :data:`TRIGGER_STEP` over the 10 s, the worst refined
+  by golden-section search to :data:`REFINE_TOL`. A stop triggered while the part is held carries it as a rigid
+  body (:data:`HELD`: its weight and inertia, in the stop's simulation and in the arm model's mass matrix) instead
+  of the paper's claw forces: a weight without mass pulls the coasting arm harder than gravity can (with the claw
+  forces the wrist sagged 12 deg in the brakes' delay) and leaves out the part's inertia when the brakes bite;
 - ``worst_pose``: the arm held still under gravity and the part (the claw forces at their largest) at the pose of
   the largest static stress relative to strength, from a grid of :data:`POSE_POINTS` values per joint over the
   joint ranges and a local optimizer (docs/worst_pose.md).
@@ -37,16 +40,27 @@ import loading_unloading_6dof as headline  # noqa: E402  (the paper-004 study, u
 from structcheck import Case  # noqa: E402
 from structcheck.cases import pose  # noqa: E402
 from structcheck.cases.pose import pose_study  # noqa: E402
-from structcheck.cases.stop import (JointStop, StopCategory, StopSpec, golden_max, simulate_stop,  # noqa: E402
-                                    state_at, sweep_triggers)
+from structcheck.cases.held import HeldPart, block_payloads  # noqa: E402
+from structcheck.cases.stop import (JointStop, StopCategory, StopSpec, golden_max, stop_from,  # noqa: E402
+                                    sweep_triggers)
 from structcheck.cases.stopcase import stop_case  # noqa: E402
 from structcheck.rigid import Rotor  # noqa: E402
 from structcheck.study import Study, lazy_study, prepare  # noqa: E402
 
 SHOULDER = JointStop(brake_torque=350.0, delay=0.05, rotor=Rotor(2.6e-4, 100.0))  # joints 1-3 [N m, s]
 WRIST = JointStop(brake_torque=150.0, delay=0.05, rotor=Rotor(0.4e-4, 100.0))     # joints 4-6
+# The part in the stop (OUR CHOICE of its shape: the paper gives only "a 20 kg weight", as 2 x 98 N on the claws):
+# a steel block of 20 kg, 90 mm between the claw pads (gripper x) by 168 x 168 mm (7850 kg/m^3: 19.9 kg), centred
+# between the pads, as two 10 kg halves at claw_left and claw_right (block_payloads: their weight acts where the
+# paper's claw forces act, their inertia about the centre is the block's). Held while the claw forces are fully on
+# (2 s to 7.99 s): a stop triggered then carries the part's mass and inertia instead of the claw forces; outside,
+# the headline's loads (no part; the forces ramping in the 10 ms ramps).
+PART_MASS_KG = 20.0
+PART_SIZE_M = (0.090, 0.168, 0.168)
+HELD = HeldPart(block_payloads({p: headline.meshes.POINTS[p][1] for p in ("claw_left", "claw_right")},
+                               PART_MASS_KG, PART_SIZE_M), start=2.0, end=7.99)
 STOP = StopSpec(StopCategory.ZERO, {j: SHOULDER if j in headline.JOINTS[:3] else WRIST for j in headline.JOINTS},
-                t_max=2.0)
+                t_max=2.0, held=HELD)
 TRIGGER_STEP = 0.05  # [s] trigger grid over the motion
 REFINE_TOL = 1e-3    # [s] the worst trigger refined to this
 POSE_POINTS = 7      # grid values per joint of the worst-pose search (7^6 = 117,649 poses)
@@ -72,10 +86,9 @@ def worst_trigger(study: Study, prep=None) -> tuple[float, str, object]:
 
 
 def stop_at(study: Study, t0: float, prep=None, loads: bool = True):
-    """The stop :data:`STOP` triggered at ``t0`` [s] of the study's motion (a StopResult)."""
-    prep = prep or prepare(study)
-    q0, qd0, forces = state_at(study, prep, t0)
-    return simulate_stop(prep.chain, STOP, q0, qd0, t0, study.gravity, forces, prep.payloads, loads=loads)
+    """The stop :data:`STOP` triggered at ``t0`` [s] of the study's motion (a StopResult; the part held as
+    :data:`HELD` when triggered between 2 and 7.99 s)."""
+    return stop_from(study, prep or prepare(study), STOP, t0, loads=loads)
 
 
 def worst_pose(study: Study) -> tuple[str, dict, object]:

@@ -54,7 +54,7 @@ def per_joint(option: str, items: list, joints: tuple, unit: str) -> dict:
 
 
 def stop_spec(args, module, joints: tuple):
-    """The StopSpec of the command line over the script's ``stop_spec``."""
+    """The StopSpec of the command line over the script's ``stop_spec`` (whose rotors and held part are kept)."""
     from .stop import JointStop, StopCategory, StopSpec
 
     base = getattr(module, "stop_spec", None)
@@ -70,12 +70,12 @@ def stop_spec(args, module, joints: tuple):
                 continue  # no stop data: the joint is free
             values["brake_torque"] = 0.0
         values["delay"] = values["delay"] or 0.0
-        fields[j] = JointStop(**values)
+        fields[j] = JointStop(**values, rotor=getattr(old, "rotor", None))
     if not fields:
         raise InputError("no stop data: give --brake N_M (every joint) or --brake JOINT=N_M, or a stop_spec in the "
                          "study script")
     category = args.category if args.category is not None else (base.category.value if base else 0)
-    return StopSpec(StopCategory(category), fields, base.t_max if base else 5.0)
+    return StopSpec(StopCategory(category), fields, base.t_max if base else 5.0, base.held if base else None)
 
 
 def command(args) -> int:

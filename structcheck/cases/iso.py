@@ -2,7 +2,8 @@
 its payload.
 
 Speed scaling runs the same path slower: each law q(t) becomes q(s t) over t_end / s (velocities times s,
-accelerations times s^2). Payload scaling multiplies every payload's mass and inertia by p. Each (s, p) cell is a
+accelerations times s^2). Payload scaling multiplies every payload's mass and inertia by p, the stop's held part's too
+(``StopSpec.held``, whose hold window follows the motion's time). Each (s, p) cell is a
 :func:`~structcheck.cases.stop.sweep_triggers` over its own motion, on a trigger grid of the same number of
 triggers (the spacing scales with the time: ``step / s``)."""
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..rigid.simulate import Tolerance
 from ..study import prepare
 from .stop import StopSpec, sweep_triggers
 
-__all__ = ["FRACTIONS", "IsoTable", "ScaledLaw", "iso_table", "scaled_study"]
+__all__ = ["FRACTIONS", "IsoTable", "ScaledLaw", "iso_table", "scaled_payloads", "scaled_spec", "scaled_study"]
 
 FRACTIONS = (1.0 / 3.0, 2.0 / 3.0, 1.0)
 
@@ -49,10 +50,24 @@ def scaled_study(study, prep, speed: float = 1.0, payload: float = 1.0):
     """``study`` with its motion at ``speed`` times its pace and its payloads' masses and inertias times
     ``payload`` (fractions, > 0); ``prep`` its :func:`~structcheck.study.prepare` (the laws)."""
     motion = {j: ScaledLaw(law, speed) for j, law in prep.laws.items()}
-    payloads = tuple(replace(p, mass=p.mass * payload,
-                             inertia=None if p.inertia is None else np.asarray(p.inertia, float) * payload)
-                     for p in study.payloads)
-    return replace(study, motion=motion, payloads=payloads, t_end=study.t_end / speed)
+    return replace(study, motion=motion, payloads=scaled_payloads(study.payloads, payload), t_end=study.t_end / speed)
+
+
+def scaled_payloads(payloads, fraction: float) -> tuple:
+    """``payloads`` (Payloads) with their masses and inertias times ``fraction``."""
+    return tuple(replace(p, mass=p.mass * fraction,
+                         inertia=None if p.inertia is None else np.asarray(p.inertia, float) * fraction)
+                 for p in payloads)
+
+
+def scaled_spec(spec: StopSpec, speed: float = 1.0, payload: float = 1.0) -> StopSpec:
+    """``spec`` with its held part's masses and inertias times ``payload`` and its hold window over the motion
+    at ``speed`` times its pace (times / speed)."""
+    if spec.held is None:
+        return spec
+    held = replace(spec.held, payloads=scaled_payloads(spec.held.payloads, payload), start=spec.held.start / speed,
+                   end=spec.held.end / speed)
+    return replace(spec, held=held)
 
 
 @dataclass(frozen=True)
@@ -77,8 +92,8 @@ def iso_table(study, spec: StopSpec, step: float, speeds=FRACTIONS, payloads=FRA
               refine_tol: float | None = None, tolerance: Tolerance = Tolerance()) -> IsoTable:
     """The :class:`IsoTable` of ``study`` for the stop ``spec``, triggers every ``step`` [s] at full speed."""
     prep = prepare(study)
-    cells = [[sweep_triggers(s_study, prepare(s_study), spec, step / s, refine_tol, tolerance)
-              for s_study in (scaled_study(study, prep, s, p) for p in payloads)] for s in speeds]
+    cells = [[sweep_triggers(s_study, prepare(s_study), scaled_spec(spec, s, p), step / s, refine_tol, tolerance)
+              for p, s_study in ((p, scaled_study(study, prep, s, p)) for p in payloads)] for s in speeds]
     grab = lambda name: np.array([[getattr(c, name) for c in row] for row in cells])  # noqa: E731
     return IsoTable(tuple(speeds), tuple(payloads), tuple(prep.chain.independent), grab("max_time"),
                     grab("max_distance"), grab("worst_time"), grab("worst_distance"), step, spec.category.value)

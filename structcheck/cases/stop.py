@@ -10,7 +10,8 @@ they act (one dispatch, :data:`_DRIVES`), as :mod:`structcheck.rigid.actuation` 
   holds) or, without one, at its ``torque_limit`` (a Coulomb torque against the motion, then held by the brake);
 - category 2: as category 1 but the drive stays powered and holds at standstill (with its torque limit).
 
-:func:`simulate_stop` integrates one stop (:func:`structcheck.rigid.simulate.simulate`) and returns a
+:func:`stop_from` starts a stop from a study's motion (with ``StopSpec.held``, a part held then as rigid masses:
+:mod:`.held`); :func:`simulate_stop` integrates one stop (:func:`structcheck.rigid.simulate.simulate`) and returns a
 :class:`StopResult`: each joint's stopping time and distance and the joint loads during the stop (inverse dynamics
 of the simulated motion). :func:`sweep_triggers` stops at every instant of a trigger grid and names the worst.
 """
@@ -28,9 +29,10 @@ from ..rigid.actuation import Brake, Free, Prescribed
 from ..rigid.forward import Rotor
 from ..rigid.simulate import Simulation, Tolerance, simulate
 from ..rigid.stage import RigidBody, as_chain, rigid_body
+from .held import HeldPart, held_loads
 
 __all__ = ["Deceleration", "JointStop", "StopCategory", "StopResult", "StopSpec", "TriggerSweep",
-           "simulate_stop", "state_at", "sweep_triggers"]
+           "simulate_stop", "state_at", "stop_from", "sweep_triggers"]
 
 
 class StopCategory(Enum):
@@ -69,16 +71,22 @@ class JointStop:
 @dataclass(frozen=True)
 class StopSpec:
     """A stop: its ``category`` and each driven joint's :class:`JointStop` (``joints``: name -> JointStop; a
-    joint not named has no brake and a free drive), ``t_max`` [s] the longest stop simulated."""
+    joint not named has no brake and a free drive), ``t_max`` [s] the longest stop simulated; ``held`` a part the
+    arm holds during part of the motion (:class:`~structcheck.cases.held.HeldPart`: rigid payloads in place of
+    point forces), carried by a stop triggered while it is held (:func:`stop_from`, :func:`sweep_triggers`, the
+    stop's load case); None: the study's loads as they are."""
 
     category: StopCategory
     joints: Mapping[str, JointStop]
     t_max: float = 5.0
+    held: HeldPart | None = None
 
     def __post_init__(self):
         if not isinstance(self.category, StopCategory):
             object.__setattr__(self, "category", StopCategory(self.category))
         require_number("longest stop t_max", self.t_max, "s", above=0.0)
+        if self.held is not None and not isinstance(self.held, HeldPart):
+            raise InputError(f"stop held = {self.held!r}: give a structcheck.cases.held.HeldPart or None")
 
 
 @dataclass(frozen=True)
@@ -175,12 +183,24 @@ def state_at(study, prep, t0: float) -> tuple:
     return q, qd, {p: np.asarray(f, float).reshape(-1, 3)[0] for p, f in forces.items()}
 
 
+def stop_from(study, prep, spec: StopSpec, t0: float, tolerance: Tolerance = Tolerance(), dt: float | None = None,
+              loads: bool = True) -> StopResult:
+    """The stop ``spec`` of ``study`` (prepared as ``prep``: :func:`structcheck.study.prepare`) triggered at
+    ``t0`` [s]: from the motion's state there, with the point forces there and the study's payloads, and with the
+    spec's held part instead of the forces it replaces while it holds it (:func:`~structcheck.cases.held.
+    held_loads`)."""
+    q0, qd0, forces = state_at(study, prep, t0)
+    forces, payloads = held_loads(spec.held, study, prep, t0, forces)
+    return simulate_stop(prep.chain, spec, q0, qd0, t0, study.gravity, forces, payloads, tolerance, dt, loads)
+
+
 def simulate_stop(chain, spec: StopSpec, q0, qd0, t0: float = 0.0, gravity=(0.0, 0.0, -9.81),
                   point_forces: Mapping | None = None, payloads=None, tolerance: Tolerance = Tolerance(),
                   dt: float | None = None, loads: bool = True) -> StopResult:
     """Simulate the stop ``spec`` of ``chain`` (a Robot or ClosedChain) triggered at ``t0`` [s] from q0, qd0
     (n,) of its driven coordinates [rad, m, /s]; ``loads``: also the inverse dynamics of the stop (joint torques
-    and wrenches, :class:`RigidBody`)."""
+    and wrenches, :class:`RigidBody`). The ``point_forces`` and ``payloads`` are taken as given (the spec's held
+    part is :func:`stop_from`'s to apply)."""
     chain = as_chain(chain)
     names = tuple(chain.independent)
     q0, qd0 = np.asarray(q0, float).reshape(len(names)), np.asarray(qd0, float).reshape(len(names))
@@ -250,16 +270,15 @@ def golden_max(f, a: float, b: float, tol: float) -> tuple:
 def sweep_triggers(study, prep, spec: StopSpec, step: float, refine_tol: float | None = None,
                    tolerance: Tolerance = Tolerance()) -> TriggerSweep:
     """Stops of ``study`` (prepared as ``prep``: :func:`structcheck.study.prepare`) triggered every ``step`` [s]
-    over [0, t_end]; the worst trigger per joint for stopping time and distance, refined by golden-section
-    search within one step either side to ``refine_tol`` [s] when given (the worst is then exact to the
-    tolerance if the quantity is unimodal there; else to the grid spacing)."""
+    over [0, t_end] (:func:`stop_from`: the spec's held part in the stops triggered while it is held); the worst
+    trigger per joint for stopping time and distance, refined by golden-section search within one step either side
+    to ``refine_tol`` [s] when given (the worst is then exact to the tolerance if the quantity is unimodal there;
+    else to the grid spacing)."""
     step = require_number("trigger step", step, "s", above=0.0)
     triggers = np.unique(np.append(np.arange(0.0, study.t_end, step), study.t_end))
 
     def stop(t0):
-        q0, qd0, forces = state_at(study, prep, t0)
-        return simulate_stop(prep.chain, spec, q0, qd0, t0, study.gravity, forces, prep.payloads, tolerance,
-                             loads=False)
+        return stop_from(study, prep, spec, t0, tolerance, loads=False)
 
     runs = [stop(t) for t in triggers]
     times = np.array([r.stop_time for r in runs])

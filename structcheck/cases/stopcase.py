@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import InputError
 from ..motion import as_law
 from ..settings import InitialState
+from .held import held_study
 from .stop import StopResult
 
 __all__ = ["SampledLaw", "stop_case", "stop_study"]
@@ -91,10 +92,13 @@ class SampledLaw:
         return self._eval(t, 2, side)
 
 
-def stop_study(study, prep, stop: StopResult, name: str | None = None):
+def stop_study(study, prep, stop: StopResult, name: str | None = None, held=None):
     """The Study of ``stop`` (simulated from ``study``, prepared as ``prep``): the simulated joint motion from the
     trigger (t = 0) to standstill as offsets from home, the study's payloads, its point forces frozen at their
-    trigger values, ``initial_state`` MOVING, the rest of the study's settings kept."""
+    trigger values, ``initial_state`` MOVING, the rest of the study's settings kept; with ``held`` (the stop's
+    :class:`~structcheck.cases.held.HeldPart`, None: none) holding its part at the trigger, its payloads added and
+    the point forces it replaces dropped (the stop must have been simulated with them: :func:`~structcheck.cases.
+    stop.stop_from`)."""
     sim = stop.simulation
     chain = prep.chain
     home = np.array([chain.tree.joint(j).home for j in chain.independent])
@@ -104,14 +108,16 @@ def stop_study(study, prep, stop: StopResult, name: str | None = None):
               for k, j in enumerate(chain.independent)}
     forces = tuple(replace(pf, magnitude=float(as_law(law).value(np.array([stop.t0]))[0]))
                    for pf, law in zip(study.point_forces, prep.force_laws))
-    return replace(study, name=name or f"{study.name}-stop-at-{stop.t0:g}s", motion=motion,
-                   t_end=float(t[-1]), point_forces=forces, initial_state=InitialState.MOVING)
+    stopped = replace(study, name=name or f"{study.name}-stop-at-{stop.t0:g}s", motion=motion,
+                      t_end=float(t[-1]), point_forces=forces, initial_state=InitialState.MOVING)
+    return held_study(held, stopped, stop.t0)
 
 
 def stop_case(name: str, spec, t0: float, required_safety_factor: float | None = None, **case_fields):
     """An emergency stop as an accidental load case of a study (``Study.cases``): the stop ``spec`` (a
     :class:`~structcheck.cases.stop.StopSpec`) triggered at ``t0`` [s] of the study's motion, simulated from the
-    state there and run as :func:`stop_study`; ``required_safety_factor`` and the other ``Case`` fields are the
+    state there (:func:`~structcheck.cases.stop.stop_from`: with the spec's held part if it holds it at ``t0``)
+    and run as :func:`stop_study`; ``required_safety_factor`` and the other ``Case`` fields are the
     case's own."""
     from functools import partial
 
@@ -124,9 +130,8 @@ def stop_case(name: str, spec, t0: float, required_safety_factor: float | None =
 def _stopped(spec, t0: float, study):
     """The study of ``spec`` triggered at ``t0`` of ``study`` (a Case's ``build``)."""
     from ..study import prepare
-    from .stop import simulate_stop, state_at
+    from .stop import stop_from
 
     prep = prepare(study)
-    q0, qd0, forces = state_at(study, prep, t0)
-    stop = simulate_stop(prep.chain, spec, q0, qd0, t0, study.gravity, forces, prep.payloads, loads=False)
-    return stop_study(study, prep, stop, name=study.name)
+    stop = stop_from(study, prep, spec, t0, loads=False)
+    return stop_study(study, prep, stop, name=study.name, held=spec.held)

@@ -232,12 +232,17 @@ def _decide(model: _Model, drives, t, y, tol: Tolerance, release=(), signs=None)
         broke.add(k)
 
 
-def _events(model: _Model, mode: _Mode, n: int) -> list:
-    """solve_ivp event functions of ``mode``, each tagged with its joint and kind (stop, or break away)."""
+def _events(model: _Model, mode: _Mode, n: int, start: float = -np.inf, broke=()) -> list:
+    """solve_ivp event functions of ``mode`` from time ``start`` [s], each tagged with its joint and kind (stop, or
+    break away). A joint in ``broke`` starts slipping from a standstill: its speed is 0 at ``start``, and
+    solve_ivp's root finder would return ``start`` itself whenever the speed is back at or below 0 at the end of the
+    first step (a break-away whose excess torque vanishes within that step), a piece of no length repeated until
+    MAX_DECISIONS; its stop event reads positive at ``start``, so that the root is its return to rest."""
     out = []
     for k, s in enumerate(mode.state):
         if s is JointState.SLIPPING:
-            ev = (lambda k, sg: lambda t, y: sg * y[n + k])(k, mode.sign[k])
+            ev = (lambda k, sg, t0: lambda t, y: 1.0 if t <= t0 else sg * y[n + k])(
+                k, mode.sign[k], start if k in broke else -np.inf)
             ev.joint, ev.watch = k, _Watch.STOP
         elif s is JointState.HELD:
             def ev(t, y, k=k, static=mode.drives[k].static):
@@ -337,7 +342,7 @@ def simulate(robot, drives: Mapping[str, Drive], q0, qd0, t_end: float, t0: floa
         t_next = restarts[np.searchsorted(restarts, t, side="right")]
         mode = replace(mode, end=t_next)
         guess = model.q_guess
-        evs = _events(model, mode, n)
+        evs = _events(model, mode, n, t, broke)
         sol = solve_ivp(lambda tt, yy: _rhs_parts(model, mode, tt, yy)[0], (t, t_next), y, method=tolerance.method,
                         rtol=tolerance.rtol, atol=tolerance.atol, events=evs or None, dense_output=True)
         if sol.status < 0:
