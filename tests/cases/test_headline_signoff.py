@@ -31,8 +31,9 @@ GRIPPER_MPA, TOOL_DEFLECTION_MM = 11.16, 0.541
 # simulator's samples (SampledLaw, exact there; the integrator's own steps, up to 120 ms long in this stop) evaluated
 # on the analysis grid between them. Its acceleration there against the same stop sampled every 0.25 ms (measured,
 # samples within 1 ms of an event left out): within 0.024 rad/s^2 (joint2, 1e-3 of its 28 rad/s^2) and 0.067 rad/s^2
-# (joint4, 3.5e-4 of its 194 rad/s^2). The residual is (M + J i^2) times that error: the arm's and rotor's inertia
-# about joint 2 is below 10 kg m^2, 0.24 N m = 7e-4 of the 350 N m brake; 2e-3 relative. Samples within 1 ms of an
+# (joint4, 3.5e-4 of its 194 rad/s^2; measured on the stop without the part's mass). The residual is (M + J i^2)
+# times that error: with the 20 kg part held, the arm's, part's and rotor's inertia about joint 2 is about 29 kg m^2,
+# 0.70 N m = 2.0e-3 of the 350 N m brake (the stop with the part measured 2.1e-4). Samples within 1 ms of an
 # event are left out (the acceleration jumps there and the grid's sample may sit on either side).
 TORQUE_REL = 2e-3
 # The arm model standing still against the per-link superposition: the same linear static problem on the same
