@@ -131,21 +131,24 @@ def paper004_run(tmp_path_factory) -> Paper004Run:
                        joints=read_csv(out / "joints.csv"))
 
 
-# The xdist groups that take longest, longest first (their tests' durations summed from `python -m pytest -q -n 2
-# --junitxml=FILE` on the loaded 2-core machine, 2026-11-28, branch suitespeed2, less the tests that branch moved or
-# shortened; docs/speed.md): they start first and the short groups fill in after them, so the two workers finish
-# together instead of one starting a long group late. Groups not listed (each under 25 s there, about 10 s on CI)
-# follow in collection order. Refresh from a junitxml when a module grows long.
-LONG_GROUPS = ("tests/study/test_sweep.py", "tests/study/test_initial_state.py", "template",
-               "tests/report/test_peak_instant.py", "tests/rigid/test_forward.py",
-               "tests/adams/test_adams_roundtrip.py", "tests/study/test_events.py", "tests/fatigue/test_fatigue.py",
-               "tests/cases/test_multicase.py", "tests/fe/test_curved_study.py", "tests/study/test_pipeline.py",
-               "tests/cases/test_pose.py", "tests/flex/test_arm_study.py", "tests/drives/test_study_drives.py",
-               "tests/fe/test_verify.py", "tests/report/test_review_sections.py", "tests/study/test_mg400_study.py",
-               "tests/study/test_cli_run.py", "tests/study/test_kr500_study.py", "tests/flex/test_superelement.py",
-               "tests/report/test_review_detail.py", "tests/fe/test_averaged_peaks.py",
-               "tests/study/test_pr1300_study.py", "tests/report/test_report_run.py",
-               "tests/report/test_report_compare_sweep.py", "tests/flex/test_arm_mechanism.py")
+# The xdist groups that take longest, longest first (their tests' CPU seconds, user + sys of the worker and of the
+# processes it started, summed per group over `python -m pytest -q -n 2` on the shared 2-core machine, 2026-11-28,
+# branch suite: a per-test CPU record, as wall times there swell with the other sessions' load; docs/speed.md).
+# They start first and the short groups fill in after them, so the two workers finish together instead of one
+# starting a long group late. Groups not listed (each under 5 CPU seconds) follow in collection order. Refresh
+# when a module grows long.
+LONG_GROUPS = ("tests/study/test_sweep.py", "tests/study/test_initial_state.py", "tests/adams/test_adams_roundtrip.py",
+               "template", "tests/study/test_pipeline.py", "tests/study/test_events.py",
+               "tests/report/test_peak_instant.py", "tests/study/test_cli_run.py", "tests/study/test_template_study.py",
+               "tests/rigid/test_forward.py", "tests/study/test_kr500_study.py", "tests/fatigue/test_fatigue.py",
+               "tests/study/test_rerun.py", "tests/cases/test_multicase.py", "tests/motion/test_properties_motion.py",
+               "tests/fe/test_curved_study.py", "tests/fe/test_averaged_peaks.py", "tests/study/test_pool.py",
+               "tests/fe/test_verify.py", "tests/study/test_pr1300_study.py", "tests/study/test_mg400_study.py",
+               "tests/flex/test_arm_mechanism.py", "tests/cases/test_pose.py", "tests/drives/test_study_drives.py",
+               "tests/study/test_paper004_mesh_dir.py", "tests/flex/test_arm_study.py",
+               "tests/drives/test_case_drives.py", "tests/cad/test_import_cad_cli.py",
+               "tests/study/test_cli_paper004_inputs.py", "tests/flex/test_superelement.py",
+               "tests/study/test_reproducible.py", "tests/study/test_converge.py")
 
 
 def _group(item) -> str:

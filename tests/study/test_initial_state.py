@@ -85,8 +85,12 @@ def test_an_unknown_initial_state_names_the_choices():
 
 
 # ------------------------------------------------------------------------------------ invariance under a delay
-# fatigue on the distal link (the cost of counting every node's history is the test's largest)
-FATIGUE = Fatigue(cycles_per_hour=60, design_life_hours=1000, details={"link2": "EC3-71"}, method="signed_von_mises")
+# fatigue on the distal link (the cost of counting every node's history is the test's largest). No design life:
+# the damage per duty cycle, which the test compares, is counted at the points whose onset bound is below 1 either
+# way; a design life adds the safety factor's search, counting on past them (zero damage there), and the test never
+# compared that factor. Measured on the acceleration jump, per-link model: the same damage to the last digit
+# (7.63807937102535e-08 with and without), the test's two runs 8.0 s of CPU with a 1,000-h life, 2.3 s without.
+FATIGUE = Fatigue(cycles_per_hour=60, details={"link2": "EC3-71"}, method="signed_von_mises")
 CASES = {  # motion of the two joints, tool force, events: with and without a jump at t = 0
     "acceleration jump at 0": ({"joint1": "STEP(time, 0, 0, 0.3, 20d)", "joint2": "STEP(time, 0.1, 0, 0.35, -30d)"},
                                "STEP(time, 0.25, 0, 0.26, 150)", ()),

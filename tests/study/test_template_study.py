@@ -8,14 +8,18 @@ the 50 N tool force is on, so the elbow holds, about its axis, the weights of th
 |tau| = cos 15 deg (g (m L/2 + 5 kg L) + 50 N L), L = 0.3 m."""
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from structcheck.results import load
 
-pytestmark = pytest.mark.xdist_group("template")  # with tests/study/test_quick.py: one worker runs the template
+TEMPLATE = Path(__file__).resolve().parents[2] / "studies" / "two_link_arm.py"
 
 
+@pytest.mark.xdist_group("template")  # with tests/study/test_quick.py: one worker runs the template
 def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(template_run):
     res = load(template_run / "results" / "arm")
     assert res.summary.passed is True
@@ -27,7 +31,16 @@ def test_the_template_runs_from_any_folder_and_its_elbow_holds_its_statics(templ
     assert abs(res.joints["tau_elbow"][-1]) == pytest.approx(tau, rel=1e-9)
 
 
-def test_converge_runs_on_the_template(template_run, capsys):
+# `converge` builds and runs the study at each level itself, reading nothing of the template's run: its tests take
+# their own copy of the script (as template_run makes it) and go to whichever worker is free, not after the run
+@pytest.fixture
+def my_arm(tmp_path) -> Path:
+    """studies/two_link_arm.py copied alone into an empty folder as my_arm.py (as :func:`conftest.template_run`)."""
+    shutil.copy(TEMPLATE, tmp_path / "my_arm.py")
+    return tmp_path
+
+
+def test_converge_runs_on_the_template(my_arm, capsys):
     """`structcheck converge` on the copied template (one link, the three default levels: about 15 s): its
     mesh_part re-meshes the tube finer at each level (more nodes each time) and the table is printed.
 
@@ -40,7 +53,7 @@ def test_converge_runs_on_the_template(template_run, capsys):
     from structcheck.cli import main
 
     cwd = os.getcwd()
-    os.chdir(template_run)
+    os.chdir(my_arm)
     try:
         code = main(["converge", "my_arm.py", "--link", "fore", "--quiet", "--json", "converge.json"])
     finally:
@@ -51,7 +64,7 @@ def test_converge_runs_on_the_template(template_run, capsys):
     assert "every peak converged; no verdict within its error of the required safety factor" in out
     import json
 
-    fore = json.loads((template_run / "converge.json").read_text())["links"]["fore"]
+    fore = json.loads((my_arm / "converge.json").read_text())["links"]["fore"]
     nodes = [lv["n_nodes"] for lv in fore["levels"]]
     assert nodes[0] < nodes[1] < nodes[2], nodes
     peak = fore["peak"]  # levels from the finest mesh (smallest size factor h) to the coarsest
@@ -60,10 +73,10 @@ def test_converge_runs_on_the_template(template_run, capsys):
     assert fore["passes"] and not fore["may_flip"] and fore["safety_factor_band"][0] > 10 * 1.5
 
 
-def test_converge_on_a_study_without_mesh_part_names_what_to_add_in_one_line(template_run, tmp_path, capsys):
+def test_converge_on_a_study_without_mesh_part_names_what_to_add_in_one_line(tmp_path, capsys):
     from structcheck.cli import main
 
-    text = (template_run / "my_arm.py").read_text()
+    text = TEMPLATE.read_text()
     start, end = text.index("def mesh_part("), text.index("__getattr__ = lazy_study")
     (tmp_path / "no_hook.py").write_text(text[:start] + text[end:])
     assert main(["converge", str(tmp_path / "no_hook.py"), "--quiet"]) == 2
