@@ -76,6 +76,14 @@ def _check(c) -> DriveCheckSummary:
                              formula=c.formula, source=c.source, note=c.note, case=c.case or None)
 
 
+def check_keys(checks) -> list[str]:
+    """The summary's key of each check, "<check> (<part>)", with " in case '<case>'" where that repeats: a study with
+    two accidental cases checks each one's momentary peak torque, and keyed alike the second hid the first (the
+    signed-off headline's summary showed the worst pose's 19 N m on joint2's reducer, not the stop's 343 N m)."""
+    keys = [f"{c.check} ({c.part})" for c in checks]
+    return [f"{k} in case {c.case!r}" if keys.count(k) > 1 else k for k, c in zip(keys, checks)]
+
+
 def drivetrain_summary(drives) -> dict | None:
     """``{joint: JointDriveSummary}`` of :func:`structcheck.drives.study.study_drives`'s result (None: no drives),
     the joints most utilised first."""
@@ -96,5 +104,5 @@ def drivetrain_summary(drives) -> dict | None:
             stiffness_note=d.stiffness_note,
             max_motor_torque_nm=None if d.motor_torque_nm is None else float(abs(d.motor_torque_nm).max()),
             max_motor_speed_rpm=None if d.motor_speed_rpm is None else float(abs(d.motor_speed_rpm).max()),
-            checks={f"{c.check} ({c.part})": _check(c) for c in checks})
+            checks=dict(zip(check_keys(checks), map(_check, checks))))
     return dict(sorted(out.items(), key=lambda kv: -(kv[1].max_utilisation or 0.0)))

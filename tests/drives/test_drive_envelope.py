@@ -15,6 +15,7 @@ from structcheck.drives.envelope import BY_SHARES, CaseDrives, drive_envelope
 from structcheck.drives.holding import holding_torque
 from structcheck.drives.study import Drive, JointDrive
 from structcheck.errors import InputError
+from structcheck.results.drivetrain_schema import drivetrain_summary
 
 RATIO, C0 = 50.0, 80000.0
 CATALOGUE = f"""
@@ -111,6 +112,11 @@ def test_no_duty_case_and_changed_drives(drive, tmp_path):
                           _case("crash", "accidental", None, drive, 110.0, 1000.0, 20.0)])
     assert {(c.check, c.case) for c in env.joints["j"].checks} >= {("reducer momentary peak torque", "stop"),
                                                                    ("reducer momentary peak torque", "crash")}
+    # summary.json keeps both: each keyed with its case where the check and part repeat (the second hid the first)
+    checks = drivetrain_summary({"j": env.joints["j"]})["j"].checks
+    momentary = {k: v.value for k, v in checks.items() if k.startswith("reducer momentary peak torque")}
+    assert momentary == {"reducer momentary peak torque (reducer sw) in case 'stop'": 150.0,
+                         "reducer momentary peak torque (reducer sw) in case 'crash'": 110.0}
     other = tmp_path / "o.toml"
     other.write_text(CATALOGUE)
     changed = _case("B", "duty", 0.5, Drive(reducer="sw", catalogue=(other,), stiffness=None), 60.0, 1000.0, 30.0)
