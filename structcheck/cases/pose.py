@@ -99,16 +99,20 @@ class StaticLink:
 def static_links(chain, parts: Mapping[str, Any], q0: np.ndarray, gravity, payloads,
                  forces: Mapping | None = None) -> dict[str, StaticLink]:
     """Each FE link's unit-load basis (:func:`structcheck.fe.linkbasis.build_basis` with ``n_modes=0``), its unit
-    loads taken from the loads at pose ``q0`` (n_driven,) (they do not depend on the pose)."""
+    loads taken from the loads at pose ``q0`` (n_driven,) (they do not depend on the pose). The links as many at a
+    time as there are cores (:func:`structcheck.pool.map_in_threads`: each factorizes its own matrix)."""
     from ..fe.linkbasis import build_basis
+    from ..pool import map_in_threads
 
     chain = as_chain(chain)
     _, _, body = next(static_bodies(chain, np.atleast_2d(q0), gravity, payloads, forces))
-    out = {}
-    for name in (n for n in chain.tree.link_names if n in parts):
+
+    def static_link(name):
         ld = linkloads.link_loads(chain, body.dynamics, name, parts[name], gravity, dict(forces or {}), payloads)
-        out[name] = StaticLink(parts[name], ld.support, build_basis(parts[name], ld.F, list(ld.support), 0))
-    return out
+        return StaticLink(parts[name], ld.support, build_basis(parts[name], ld.F, list(ld.support), 0))
+
+    names = [n for n in chain.tree.link_names if n in parts]
+    return dict(zip(names, map_in_threads(static_link, names, weight=lambda n: parts[n].n_dofs)))
 
 
 def static_coefficients(chain, links: Mapping[str, StaticLink], Q: np.ndarray, gravity,
@@ -139,27 +143,33 @@ def search_stresses(chain, links: Mapping[str, StaticLink], ranges: dict, points
                     starts: int = 2, forces: Mapping | None = None) -> dict[str, Worst]:
     """Each link's largest static von Mises stress [Pa] over the grid (all poses at once by superposition),
     refined by the local optimizer from the link's worst grid pose and from the worst grid poses of up to
-    ``starts - 1`` other links (which often load this one too)."""
+    ``starts - 1`` other links (which often load this one too). The links' peaks, then their refinements, as many
+    links at a time as there are cores (:func:`structcheck.pool.map_in_threads`; each link's work is its own)."""
     from ..fe.response import peak_von_mises
+    from ..pool import map_in_threads
 
     chain = as_chain(chain)
     Q = pose_grid(ranges, points)
     coeff = static_coefficients(chain, links, Q, gravity, payloads, forces)
-    found = {n: peak_pose(sl.basis, coeff[n]) for n, sl in links.items()}
+    size = {n: sl.part.n_dofs for n, sl in links.items()}
+    found = dict(zip(links, map_in_threads(lambda n: peak_pose(links[n].basis, coeff[n]), list(links),
+                                           weight=size.get)))
     names = list(ranges)
-    out = {}
-    for n, sl in links.items():
+
+    def refined(n):
+        sl = links[n]
         others = [i for m, (_, i) in found.items() if m != n][:max(0, starts - 1)]
         peak = _candidate_peak(sl.basis, coeff[n], found[n][0])
 
-        def at(q, n=n, sl=sl):
+        def at(q):
             return static_coefficients(chain, {n: sl}, q[None], gravity, payloads, forces)[n]
 
         _, q = _refine(lambda q: peak(at(q)), Q[[found[n][1], *others]], ranges, XTOL_STRESS, FTOL_STRESS)
         # the value at the pose found over every element point (the candidates' value is at most it)
         value = peak_von_mises(sl.basis, at(q))
-        out[n] = Worst(float(value), dict(zip(names, map(float, q))), float(found[n][0]))
-    return out
+        return Worst(float(value), dict(zip(names, map(float, q))), float(found[n][0]))
+
+    return dict(zip(links, map_in_threads(refined, list(links), weight=size.get)))
 
 
 def _candidate_peak(basis, coeff: np.ndarray, grid_peak: float, share: float = CANDIDATE_SHARE):

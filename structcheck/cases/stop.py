@@ -267,6 +267,46 @@ def golden_max(f, a: float, b: float, tol: float) -> tuple:
     return x, f(x)
 
 
+#: triggers from which a sweep runs its stops in processes, one contiguous share per core (fewer: in this one)
+PARALLEL_TRIGGERS = 64
+
+
+def trigger_stops(study, prep, spec: StopSpec, triggers: np.ndarray,
+                  tolerance: Tolerance = Tolerance()) -> tuple[np.ndarray, np.ndarray]:
+    """Stopping times and distances (each (n_triggers, n_joints)) of the stops triggered at ``triggers`` [s]. From
+    :data:`PARALLEL_TRIGGERS` triggers on, with more than one core (:func:`structcheck.pool.thread_budget`), in
+    spawned processes, one contiguous share of the triggers each: the stops are independent and their integrator
+    is Python (threads would wait on each other), and each worker prepares the study itself. The same numbers as one
+    process (each stop is the same computation); a study that cannot be pickled (a law of a local function) runs
+    here."""
+    import pickle
+
+    from ..pool import local_executor, thread_budget
+
+    workers = min(thread_budget(), len(triggers) // max(1, PARALLEL_TRIGGERS // 2))
+    if len(triggers) >= PARALLEL_TRIGGERS and workers > 1:
+        try:
+            pickle.dumps((study, spec, tolerance))
+        except Exception:  # noqa: BLE001 (whatever pickling raises: the stops run here instead)
+            workers = 1
+    if len(triggers) < PARALLEL_TRIGGERS or workers < 2:
+        return _stops_at(study, spec, triggers, tolerance, prep)
+    shares = np.array_split(np.asarray(triggers, float), workers)
+    with local_executor(workers) as pool:
+        parts = list(pool.map(_stops_at, [study] * workers, [spec] * workers, shares, [tolerance] * workers))
+    return np.vstack([p[0] for p in parts]), np.vstack([p[1] for p in parts])
+
+
+def _stops_at(study, spec, triggers, tolerance, prep=None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`trigger_stops` in this process (``prep`` None: the study prepared here, as in a worker)."""
+    if prep is None:
+        from ..study import prepare
+
+        prep = prepare(study)
+    runs = [stop_from(study, prep, spec, t0, tolerance, loads=False) for t0 in triggers]
+    return np.array([r.stop_time for r in runs]), np.array([r.stop_distance for r in runs])
+
+
 def sweep_triggers(study, prep, spec: StopSpec, step: float, refine_tol: float | None = None,
                    tolerance: Tolerance = Tolerance()) -> TriggerSweep:
     """Stops of ``study`` (prepared as ``prep``: :func:`structcheck.study.prepare`) triggered every ``step`` [s]
@@ -280,9 +320,7 @@ def sweep_triggers(study, prep, spec: StopSpec, step: float, refine_tol: float |
     def stop(t0):
         return stop_from(study, prep, spec, t0, tolerance, loads=False)
 
-    runs = [stop(t) for t in triggers]
-    times = np.array([r.stop_time for r in runs])
-    dists = np.array([r.stop_distance for r in runs])
+    times, dists = trigger_stops(study, prep, spec, triggers, tolerance)
     worst = [triggers[np.nanargmax(np.nan_to_num(v, nan=np.inf), axis=0)] for v in (times, dists)]
     best = [np.nanmax(np.nan_to_num(v, nan=np.inf), axis=0) for v in (times, dists)]
     if refine_tol is not None:
