@@ -95,7 +95,8 @@ def merged(t: np.ndarray, breakpoints: np.ndarray) -> np.ndarray:
     if len(breakpoints):
         j = np.searchsorted(breakpoints, t)
         last = len(breakpoints) - 1
-        near = np.minimum(np.abs(t - breakpoints[np.clip(j - 1, 0, last)]), np.abs(t - breakpoints[np.clip(j, 0, last)]))
+        before, after = breakpoints[np.clip(j - 1, 0, last)], breakpoints[np.clip(j, 0, last)]
+        near = np.minimum(np.abs(t - before), np.abs(t - after))
         t = t[(near > MERGE_S) | np.isin(t, breakpoints)]
     return t[np.r_[True, np.diff(t) > MERGE_S]]
 
