@@ -279,22 +279,27 @@ def trigger_stops(study, prep, spec: StopSpec, triggers: np.ndarray,
     is Python (threads would wait on each other), and each worker prepares the study itself. The same numbers as one
     process (each stop is the same computation); a study that cannot be pickled (a law of a local function) runs
     here."""
-    import pickle
-
     from ..pool import local_executor, thread_budget
 
-    workers = min(thread_budget(), len(triggers) // max(1, PARALLEL_TRIGGERS // 2))
-    if len(triggers) >= PARALLEL_TRIGGERS and workers > 1:
-        try:
-            pickle.dumps((study, spec, tolerance))
-        except Exception:  # noqa: BLE001 (whatever pickling raises: the stops run here instead)
-            workers = 1
-    if len(triggers) < PARALLEL_TRIGGERS or workers < 2:
+    workers = (min(thread_budget(), len(triggers) // (PARALLEL_TRIGGERS // 2))
+               if len(triggers) >= PARALLEL_TRIGGERS else 1)
+    if workers < 2 or not _picklable((study, spec, tolerance)):
         return _stops_at(study, spec, triggers, tolerance, prep)
     shares = np.array_split(np.asarray(triggers, float), workers)
     with local_executor(workers) as pool:
         parts = list(pool.map(_stops_at, [study] * workers, [spec] * workers, shares, [tolerance] * workers))
     return np.vstack([p[0] for p in parts]), np.vstack([p[1] for p in parts])
+
+
+def _picklable(obj) -> bool:
+    """Whether ``obj`` can go to a spawned process (a study with a law of a local function cannot)."""
+    import pickle
+
+    try:
+        pickle.dumps(obj)
+    except Exception:  # noqa: BLE001 (whatever pickling raises: the work stays in this process)
+        return False
+    return True
 
 
 def _stops_at(study, spec, triggers, tolerance, prep=None) -> tuple[np.ndarray, np.ndarray]:
