@@ -33,6 +33,8 @@ KEY_TOL = 1e-6
 #: a revolute joint's faces whose centre lies farther than this fraction of the link's size from the joint axis
 #: are noted: the study refuses them (structcheck.loads checks a joint surface against a quarter of the mesh size)
 OFF_AXIS = 0.25
+#: processes a link's meshing is given before its dying is an error (:func:`mesh_links`)
+MESH_ATTEMPTS = 2
 
 
 class CadWarning(UserWarning):
@@ -128,9 +130,8 @@ def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str 
     :class:`~structcheck.cad.MeshSizing`; ``order`` 2 (curved 10-node tets) or 1; ``out``: folder for
     ``<link>.msh``, ``surfaces.vtm`` (the named surfaces at the pose, for ParaView) and ``import_report.txt``
     (None: the meshes are kept only in the parts); ``tol`` [m]: faces closer than this touch; ``progress``: called
-    as ``progress(k, n, link, seconds)`` after each of the n links is meshed."""
-    import time
-
+    as ``progress(k, n, link, seconds)`` after each of the n links is meshed (:func:`mesh_links`: each in a process
+    of its own)."""
     from ..fe.part import Part
 
     order = check_order(order)
@@ -142,11 +143,7 @@ def read_assembly(path, robot, links: Mapping, *, materials, q=None, units: str 
         folder.mkdir(parents=True, exist_ok=True)
         plan = plan_assembly(path, robot, links, q=q, units=units, surfaces=surfaces, tol=tol,
                              brep=Path(tmp) / "links.brep")
-        meshes, fillets, start = {}, {}, time.perf_counter()
-        for k, link in enumerate(plan.solids, 1):
-            meshes[link], fillets[link] = mesh_link(plan, link, sizing, order, folder / f"{link}.msh")
-            if progress is not None:
-                progress(k, len(plan.solids), link, time.perf_counter() - start)
+        meshes, fillets = mesh_links(plan, sizing, order, folder, progress)
         parts = {link: Part.from_mesh(p, material=mats[link]) for link, p in meshes.items()}
     result = ImportedAssembly(parts, meshes if out is not None else {}, plan.choices, plan.warnings, fillets)
     if out is not None:
@@ -315,6 +312,60 @@ def _check_on_axis(choices: list[FaceChoice], joint, axes: dict, diagonal: dict,
                          f"study refuses such a joint surface: check surfaces.vtm and name the flange with "
                          f"surfaces={{{ch.link!r}: {{{joint.name!r}: predicate}}}}")
     return choices
+
+
+def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path, progress=None) -> tuple[dict, dict]:
+    """Mesh every link of ``plan`` into ``folder/<link>.msh``: (link -> .msh path, link -> sized fillet faces), in
+    the plan's order; ``progress(k, n, link, seconds)`` after each.
+
+    Each link is meshed in a fresh Python process of its own (:mod:`structcheck.isolated`), one per core at a time:
+    gmsh's curved-element optimization aborted the whole interpreter on an imported part in a process that had
+    meshed before (see there). A link whose process dies is meshed once more in a fresh one; dying twice is an
+    InputError naming the link. The mesh does not depend on what this process meshed before. A sizing that cannot
+    go to another process (a fillet rule defined in the running script's ``__main__``, or a lambda) meshes here,
+    one link after another."""
+    import concurrent.futures as cf
+    import threading
+    import time
+
+    from .. import isolated
+    from ..pool import thread_budget
+
+    links, start, lock = list(plan.solids), time.perf_counter(), threading.Lock()
+    done: dict[str, tuple] = {}
+
+    def finished(link, result):
+        with lock:
+            done[link] = result
+            if progress is not None:
+                progress(len(done), len(links), link, time.perf_counter() - start)
+
+    def here(link):
+        finished(link, mesh_link(plan, link, sizing, order, folder / f"{link}.msh"))
+
+    def alone(link):
+        for attempt in range(MESH_ATTEMPTS):
+            try:
+                return finished(link, isolated.call(mesh_link, plan, link, sizing, order, folder / f"{link}.msh"))
+            except isolated.Crash as crash:
+                if attempt + 1 == MESH_ATTEMPTS:
+                    raise InputError(f"link {link!r}: gmsh died meshing it ({crash}, {MESH_ATTEMPTS} times, each in "
+                                     f"a fresh process); mesh it with another size (mesh_size) or order=1") from None
+
+    try:
+        with cf.ThreadPoolExecutor(max(1, min(thread_budget(), len(links)))) as pool:
+            futures = [pool.submit(alone, link) for link in links]
+            try:
+                for f in cf.as_completed(futures):
+                    f.result()
+            except BaseException:
+                pool.shutdown(cancel_futures=True)
+                raise
+    except isolated.Unreadable:
+        for link in links:
+            if link not in done:
+                here(link)
+    return ({link: done[link][0] for link in links}, {link: done[link][1] for link in links})
 
 
 def mesh_link(plan: AssemblyPlan, link: str, sizing: MeshSizing, order: int, path: Path) -> tuple[Path, list]:
