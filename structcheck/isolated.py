@@ -1,10 +1,10 @@
 """A function call in a fresh Python process of its own, for native code that can abort the whole interpreter.
 
 gmsh's curved-element optimization (``mesh.optimize("HighOrder")``) aborted the Python process twice while
-meshing an imported part with B-spline fillets in a test-suite worker that had meshed other parts before; the same
-part meshed alone, in a fresh process, never did. In a process of its own an abort costs only that process: the
-caller learns which call died and of which signal, and can run it again. The call also does not depend on what
-the calling process did before (gmsh keeps state between models).
+meshing an imported part with B-spline fillets in a CI worker: its error is thrown inside an OpenMP region, where it
+cannot unwind, and its result varies from run to run, so the abort came now and then
+(:func:`structcheck.fe.high_order.curve_elements` now turns that error off). In a process of its own an abort costs
+only that process: the caller learns which call died and of which signal, and can run it again.
 
 The child is ``python -m structcheck.isolated`` (not :mod:`multiprocessing`): it never imports the caller's
 ``__main__``, so a user's study script that imports a CAD assembly at its top level, without an

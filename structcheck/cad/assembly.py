@@ -321,7 +321,7 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
     Each link is meshed in a fresh Python process of its own (:mod:`structcheck.isolated`), one per core at a time:
     gmsh's curved-element optimization aborted the whole interpreter on an imported part in a process that had
     meshed before (see there). A link whose process dies is meshed once more in a fresh one; dying twice is an
-    InputError naming the link. The mesh does not depend on what this process meshed before. A sizing that cannot
+    InputError naming the link. A sizing that cannot
     go to another process (a fillet rule defined in the running script's ``__main__``, or a lambda) meshes here,
     one link after another."""
     import concurrent.futures as cf

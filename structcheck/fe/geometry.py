@@ -20,10 +20,9 @@ from typing import Callable
 import numpy as np
 
 from ..errors import InputError, require_number
+from .high_order import curve_elements
 
 
-#: gmsh's high-order optimization works on every curved element whose minimum scaled Jacobian is below this
-HIGH_ORDER_QUALITY = 0.3
 
 
 #: quadratic elements across a fillet's quarter circle (:func:`fillet_size`, the default of imported CAD parts):
@@ -121,6 +120,9 @@ class PartBuilder:
         #: after :meth:`build` with ``order=2``: the smallest minimum scaled Jacobian of the curved elements (gmsh's
         #: minSJ: 1 for straight edges, <= 0 folded)
         self.min_scaled_jacobian = float("nan")
+        #: after :meth:`build` with ``order=2``: that smallest value after each pass of gmsh's curved-element
+        #: optimization (:func:`~structcheck.fe.high_order.curve_elements`)
+        self.high_order_passes: list[float] = []
         #: after :meth:`build`: max distance [m] of a boundary mesh node (vertex or mid-side node) to the CAD
         #: surface it belongs to
         self.surface_deviation = float("nan")
@@ -296,17 +298,8 @@ class PartBuilder:
                 gmsh.model.mesh.setTransfiniteCurve(t, n + 1)
         gmsh.model.mesh.generate(3)
         if self.order == 2:
-            gmsh.option.setNumber("Mesh.SecondOrderLinear", 0)  # mid-side nodes on the CAD geometry
-            # moving boundary mid-side nodes onto a curved face can fold thin elements: gmsh then moves interior
-            # nodes (elastic analogy and optimization) until every element's Jacobian is positive
-            gmsh.option.setNumber("Mesh.HighOrderOptimize", 2)
-            # ... and every element whose minimum scaled Jacobian is below HIGH_ORDER_QUALITY (gmsh's default,
-            # 0.1, left elements curved so badly that their stress read 115% off their neighbours')
-            gmsh.option.setNumber("Mesh.HighOrderThresholdMin", HIGH_ORDER_QUALITY)
-            gmsh.model.mesh.setOrder(2)
-            gmsh.model.mesh.optimize("HighOrder")
-            tags = np.concatenate(gmsh.model.mesh.getElements(3)[1])
-            self.min_scaled_jacobian = float(gmsh.model.mesh.getElementQualities(tags, "minSJ").min())
+            self.high_order_passes = curve_elements(gmsh)
+            self.min_scaled_jacobian = self.high_order_passes[-1]
             if not self.min_scaled_jacobian > 0:
                 raise InputError(f"part {self.name!r}: gmsh left curved elements folded (minimum scaled Jacobian "
                                  f"{self.min_scaled_jacobian:.3g}); change the mesh size or the fillet sizes")
@@ -490,3 +483,5 @@ def mesh_script(description: str, build: Callable, shipped: Path, options: tuple
     except (InputError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+
+

@@ -95,15 +95,25 @@ def write_assembly(folder: Path, q=None, links=None, moved=None) -> Paper004Cad:
 def generator_sizing(cad: Paper004Cad):
     """The generator's sizing for the imported parts: each part's element size, on each fillet the size the
     generator gave the fillet of that radius (the nearest radius it made, within 1 %), its curvature sizing and its
-    balls of finer elements at the peaks (the generator's rules, generator.CURVATURE_POINTS and PEAK_BALLS)."""
+    balls of finer elements at the peaks (the generator's rules, generator.CURVATURE_POINTS and PEAK_BALLS). A
+    module's class, not a closure: the import meshes each link in a process of its own, where it must be read."""
     from structcheck.cad import MeshSizing
 
-    def fillet(link, r):
-        made, size = min(cad.fillet[link].items(), key=lambda kv: abs(kv[0] - r))
+    return MeshSizing(cad.size, GeneratorFillet(cad.fillet), curvature_points=generator.CURVATURE_POINTS,
+                      refine=generator.PEAK_BALLS)
+
+
+@dataclass
+class GeneratorFillet:
+    """``fillet(link, r)``: the element size the generator gave its fillet of the radius nearest ``r`` [m] on
+    ``link`` (``made``: link -> {radius: size} [m])."""
+
+    made: dict
+
+    def __call__(self, link, r):
+        made, size = min(self.made[link].items(), key=lambda kv: abs(kv[0] - r))
         assert abs(made - r) <= 0.01 * made, (link, r, made)
         return size
-
-    return MeshSizing(cad.size, fillet, curvature_points=generator.CURVATURE_POINTS, refine=generator.PEAK_BALLS)
 
 
 def tool_surfaces(cad: Paper004Cad) -> dict:
