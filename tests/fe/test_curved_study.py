@@ -83,18 +83,21 @@ def test_respond_equals_the_ten_node_stresses_recovered_directly(plate):
     vm = vm_of(s)  # (n_t, n_elem, 10)
     r = respond(part, basis, coeff, modal, brittle=True)
     rtol = 1e-10  # von Mises by two routes (norm of 5 coordinates, principal stresses): round-off only
+    # ... relative to the peak where von Mises is small beside the stress itself (near-hydrostatic nodes): the
+    # principal route's differences of eigenvalues lose digits there
+    atol = 1e-9 * vm.max()
     np.testing.assert_allclose(r.vm_history, vm.max(axis=(1, 2)), rtol=rtol)
     assert r.max_von_mises == pytest.approx(vm.max(), rel=rtol)
-    np.testing.assert_allclose(r.vm_envelope_nodes, node_max(part, vm).max(axis=0), rtol=rtol)
+    np.testing.assert_allclose(r.vm_envelope_nodes, node_max(part, vm).max(axis=0), rtol=rtol, atol=atol)
     p1 = max_principal(s)
     np.testing.assert_allclose(r.principal_history, p1.max(axis=(1, 2)), rtol=rtol, atol=1e-9 * np.abs(p1).max())
     np.testing.assert_allclose(r.principal_envelope, node_max(part, p1).max(axis=0), rtol=rtol,
                                atol=1e-9 * np.abs(p1).max())
     avg = vm_of(np.stack([part.nodal_average(st) for st in s]))  # (n_t, n_nodes)
     np.testing.assert_allclose(r.vm_averaged_history, avg.max(axis=1), rtol=rtol)
-    np.testing.assert_allclose(r.vm_averaged_envelope_nodes, avg.max(axis=0), rtol=rtol)
+    np.testing.assert_allclose(r.vm_averaged_envelope_nodes, avg.max(axis=0), rtol=rtol, atol=atol)
     fields = frame_fields(part, basis, coeff[:2], modal[:2])
-    np.testing.assert_allclose(fields["von_mises"], node_max(part, vm[:2]), rtol=rtol)
+    np.testing.assert_allclose(fields["von_mises"], node_max(part, vm[:2]), rtol=rtol, atol=atol)
 
 
 def test_quasi_static_peak_evaluates_the_mid_nodes(plate):
