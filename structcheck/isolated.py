@@ -59,7 +59,7 @@ def call(fn, *args, **kwargs):
     except Exception as exc:  # noqa: BLE001 (whatever pickling raises: not for another process)
         raise Unreadable(str(exc)) from None
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)  # '': the current folder
     for var in _THREAD_VARS:
         env.setdefault(var, "1")
     done = subprocess.run([sys.executable, "-m", "structcheck.isolated"], input=job, capture_output=True, env=env)

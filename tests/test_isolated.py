@@ -49,3 +49,16 @@ def test_a_call_that_cannot_reach_the_child_is_unreadable():
         """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "unreadable"
+
+
+def _structcheck_file() -> str:
+    import structcheck
+
+    return structcheck.__file__
+
+
+def test_the_child_imports_structcheck_from_where_the_caller_does():
+    """The caller's sys.path goes to the child (a checkout run in place, beside an installed copy)."""
+    import structcheck
+
+    assert isolated.call(_structcheck_file) == structcheck.__file__

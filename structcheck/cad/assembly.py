@@ -319,11 +319,10 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
     the plan's order; ``progress(k, n, link, seconds)`` after each.
 
     Each link is meshed in a fresh Python process of its own (:mod:`structcheck.isolated`), one per core at a time:
-    gmsh's curved-element optimization aborted the whole interpreter on an imported part in a process that had
-    meshed before (see there). A link whose process dies is meshed once more in a fresh one; dying twice is an
-    InputError naming the link. A sizing that cannot
-    go to another process (a fillet rule defined in the running script's ``__main__``, or a lambda) meshes here,
-    one link after another."""
+    gmsh's curved-element optimization has aborted the whole interpreter on an imported part (see there). A link
+    whose process dies is meshed once more in a fresh one (not once the import is stopping: an error elsewhere, or
+    Ctrl-C); dying twice is an InputError naming the link. A sizing that cannot go to another process (a fillet
+    rule defined in the running script's ``__main__``, or a lambda) meshes here, one link after another."""
     import concurrent.futures as cf
     import threading
     import time
@@ -331,7 +330,7 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
     from .. import isolated
     from ..pool import thread_budget
 
-    links, start, lock = list(plan.solids), time.perf_counter(), threading.Lock()
+    links, start, lock, stopping = list(plan.solids), time.perf_counter(), threading.Lock(), threading.Event()
     done: dict[str, tuple] = {}
 
     def finished(link, result):
@@ -348,6 +347,8 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
             try:
                 return finished(link, isolated.call(mesh_link, plan, link, sizing, order, folder / f"{link}.msh"))
             except isolated.Crash as crash:
+                if stopping.is_set():
+                    raise
                 if attempt + 1 == MESH_ATTEMPTS:
                     raise InputError(f"link {link!r}: gmsh died meshing it ({crash}, {MESH_ATTEMPTS} times, each in "
                                      f"a fresh process); mesh it with another size (mesh_size) or order=1") from None
@@ -359,6 +360,7 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
                 for f in cf.as_completed(futures):
                     f.result()
             except BaseException:
+                stopping.set()
                 pool.shutdown(cancel_futures=True)
                 raise
     except isolated.Unreadable:
