@@ -22,6 +22,11 @@ from structcheck.cad import read_assembly
 from . import paper004_cad as p4
 
 
+#: a peak's stress-discontinuity indicator this many times the shipped mesh's: the run has flagged one poor element
+#: there (the imported wrist's: 101 % and 244 % in two runs against the shipped mesh's 12.7 %)
+POOR_ELEMENT = 4
+
+
 def _imported(tmp_path, links, given=(), order=2):
     """The parts of ``links`` imported (meshed of ``order``); ``given``: (link, surface) named by the generator's
     predicate (a joint whose other link is not in the file)."""
@@ -98,7 +103,11 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
     unaveraged peak still scattered by 1.7 % over four refinements (benchmarks/bench_convergence.py), not shipped.
     The wrist, 1 % until 2026-11-27, is held to 3 % too since gmsh 4.15.2 (the version pip installs now) meshes the
     imported wrist with one poor element at its peak: +1.41 % unaveraged, its stress-discontinuity indicator 101 %
-    against the shipped mesh's 12.7 %, the nodal-averaged peak +0.10 % (measured 2026-11-28, issue 24's note)."""
+    against the shipped mesh's 12.7 %, the nodal-averaged peak +0.10 % (measured 2026-11-28, issue 24's note). How
+    poor that element is varies from run to run (gmsh's curved-element optimization does,
+    structcheck.fe.high_order): in a fresh clone's CI run it read +10.2 % with an indicator of 244 %. So the wrist's
+    unaveraged peak holds to 3 % unless the run flags its element as poor (an indicator over POOR_ELEMENT times the
+    shipped mesh's), and its nodal-averaged peak, which the one element does not reach, holds to 1 % always."""
     from structcheck.results import read_summary
     from structcheck.study import run
 
@@ -118,6 +127,10 @@ def test_the_headline_on_imported_parts_gives_the_shipped_parts_results(paper004
         rows[name] = (error, link["stress_discontinuity"], mine["stress_discontinuity"], averaged, away)
     print("\n".join(f"{n:<12} peak {e:+.2%}  indicator shipped {a:.1%} imported {b:.1%}  averaged peak {v:+.2%}  "
                     f"away from the support {w:+.2%}" for n, (e, a, b, v, w) in rows.items()))
-    # their discretisation error exceeds 1 %; the wrist's imported mesh has one poor element at its peak (docstring)
-    loose = {"forearm": 0.03, "wrist_roll": 0.03, "wrist": 0.03}
+    # the wrist's imported mesh has one poor element at its peak, poorer in some runs than others (docstring)
+    error, indicator_shipped, indicator, averaged, _ = wrist = rows.pop("wrist")
+    assert abs(averaged) <= 0.01, wrist
+    assert abs(error) <= 0.03 or indicator > POOR_ELEMENT * indicator_shipped, wrist
+    # their discretisation error exceeds 1 % (docstring)
+    loose = {"forearm": 0.03, "wrist_roll": 0.03}
     assert all(abs(r[0]) <= loose.get(n, 0.01) for n, r in rows.items()), rows

@@ -187,11 +187,12 @@ def test_plate_hole_converges():
 
 
 def test_the_curved_element_optimization_runs_again_below_its_target():
-    """gmsh's curved-element optimization is run again while an element stays below the target (its result varies
-    from run to run: the imported wrist ended at minimum scaled Jacobian 0.068 once in six), at most
+    """gmsh's curved-element optimization is run again while an element stays below the target and a pass gains
+    (its result varies from run to run: the imported wrist ended at minimum scaled Jacobian 0.068 once in six), at most
     HIGH_ORDER_PASSES times, with gmsh's abort-on-error off meanwhile (its optimizer throws from an OpenMP region,
     which aborts the process) and back after. In a process of its own (structcheck.isolated): the target is a
-    module constant. A reachable target takes one pass; 0.99, out of reach, all three."""
+    module constant. A reachable target takes one pass; 0.99, out of reach, more, while they gain (measured 0.901,
+    0.902, 0.927)."""
     from structcheck import isolated
     from structcheck.fe.high_order import HIGH_ORDER_PASSES
 
@@ -200,4 +201,6 @@ def test_the_curved_element_optimization_runs_again_below_its_target():
     passes, worst, abort = isolated.call(high_order_passes.tube_passes, 0.3)
     assert len(passes) == 1 and passes[0] >= 0.3 and worst == passes[0] and abort == 2
     passes, worst, abort = isolated.call(high_order_passes.tube_passes, 0.99)
-    assert len(passes) == HIGH_ORDER_PASSES and worst == passes[-1] and 0.5 < worst < 0.99 and abort == 2
+    assert 2 <= len(passes) <= HIGH_ORDER_PASSES and worst == passes[-1] and 0.5 < worst < 0.99 and abort == 2
+    assert all(b > a for a, b in zip(passes[:-2], passes[1:-1]))  # it went on only while a pass gained
+    assert len(passes) == HIGH_ORDER_PASSES or passes[-1] <= passes[-2]  # ... and stopped at the first that did not
