@@ -339,9 +339,6 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
             if progress is not None:
                 progress(len(done), len(links), link, time.perf_counter() - start)
 
-    def here(link):
-        finished(link, mesh_link(plan, link, sizing, order, folder / f"{link}.msh"))
-
     def alone(link):
         for attempt in range(MESH_ATTEMPTS):
             try:
@@ -366,7 +363,7 @@ def mesh_links(plan: AssemblyPlan, sizing: MeshSizing, order: int, folder: Path,
     except isolated.Unreadable:
         for link in links:
             if link not in done:
-                here(link)
+                finished(link, mesh_link(plan, link, sizing, order, folder / f"{link}.msh"))
     return ({link: done[link][0] for link in links}, {link: done[link][1] for link in links})
 
 

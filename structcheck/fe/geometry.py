@@ -23,8 +23,6 @@ from ..errors import InputError, require_number
 from .high_order import curve_elements
 
 
-
-
 #: quadratic elements across a fillet's quarter circle (:func:`fillet_size`, the default of imported CAD parts):
 #: the count under which the paper-004 peaks that lie on a fillet (base, wrist) change by less than 3% over three
 #: further refinements (docs/peaks.md)
@@ -483,5 +481,3 @@ def mesh_script(description: str, build: Callable, shipped: Path, options: tuple
     except (InputError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
-
-
